@@ -1,0 +1,301 @@
+//! A game: rules, the start, the moves played, undo, repetition and the outcome.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::position::{Children, IllegalMove, Move, MoveList, Position, Setup, SetupErrors};
+use crate::rules::{Repetition, Rules};
+use crate::Player;
+
+/// Why a game ended (RULES.md "End of the game").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// A store reached the target.
+    Target,
+    /// The move limit passed with nothing captured.
+    MoveLimit,
+    /// A position repeated since the last capture.
+    Repetition,
+    /// The player to move had no legal move.
+    NoLegalMove,
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::Target => "target reached",
+            EndReason::MoveLimit => "move limit without capture",
+            EndReason::Repetition => "position repeated",
+            EndReason::NoLegalMove => "no legal move",
+        })
+    }
+}
+
+/// How a game ended: final scores (after any end-of-game sweep), winner, reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winner, `None` for a draw.
+    pub winner: Option<Player>,
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Final seeds of South and North.
+    pub scores: [u16; 2],
+}
+
+impl Outcome {
+    /// The outcome for final `scores`: the higher wins, equal is a draw.
+    pub fn from_scores(scores: [u16; 2], reason: EndReason) -> Outcome {
+        let winner = match scores[0].cmp(&scores[1]) {
+            std::cmp::Ordering::Greater => Some(Player::South),
+            std::cmp::Ordering::Less => Some(Player::North),
+            std::cmp::Ordering::Equal => None,
+        };
+        Outcome { winner, reason, scores }
+    }
+
+    /// +1 for a win of `player`, -1 for a loss, 0 for a draw.
+    pub fn result_for(&self, player: Player) -> i32 {
+        match self.winner {
+            None => 0,
+            Some(w) if w == player => 1,
+            Some(_) => -1,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(w) => write!(f, "{w} wins {}-{} ({})", self.scores[0], self.scores[1], self.reason),
+            None => write!(f, "draw {}-{} ({})", self.scores[0], self.scores[1], self.reason),
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The player to move has legal moves.
+    Ongoing,
+    /// The game has ended by the rules.
+    Ended(Outcome),
+    /// The caller's ply cap was reached before a real end (see [`Game::set_ply_cap`]).
+    Truncated,
+}
+
+/// A game in progress: the rules, the start position, the moves played and the
+/// positions they led to (for undo and repetition), the legal moves of the
+/// current position (computed once) and the outcome.
+///
+/// ```
+/// use ayo_core::{EndReason, Game, Rules};
+/// let mut game = Game::new(Rules::preset("oware")?);
+/// game.play_action(2)?;
+/// game.play_action(0)?;
+/// assert_eq!(game.moves().len(), 2);
+/// game.undo().unwrap();
+/// assert_eq!(game.moves().len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    history: Vec<Position>,
+    moves: Vec<Move>,
+    children: Children,
+    outcome: Option<Outcome>,
+    ply_cap: Option<u32>,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.rules == other.rules
+            && self.history == other.history
+            && self.moves == other.moves
+            && self.ply_cap == other.ply_cap
+    }
+}
+impl Eq for Game {}
+
+impl Game {
+    /// A new game from the rules' start position.
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(rules, Position::start(&rules))
+    }
+
+    /// A new game from a setup, validated against the rules.
+    pub fn from_setup(rules: Rules, setup: &Setup) -> Result<Game, SetupErrors> {
+        Ok(Game::from_position(rules, Position::from_setup(&rules, setup)?))
+    }
+
+    /// A new game from a position (which must be valid for `rules`).
+    pub fn from_position(rules: Rules, position: Position) -> Game {
+        let mut g = Game {
+            rules,
+            history: vec![position],
+            moves: Vec::new(),
+            children: Children::new(),
+            outcome: None,
+            ply_cap: None,
+        };
+        g.refresh();
+        g
+    }
+
+    fn refresh(&mut self) {
+        let pos = *self.position();
+        self.outcome = None;
+        self.children.clear();
+        if let Some(reason) = pos.ended_by_counters(&self.rules) {
+            self.outcome = Some(pos.final_outcome(&self.rules, reason));
+            return;
+        }
+        if self.rules.repetition() == Repetition::OwnSide && self.repeats() {
+            self.outcome = Some(pos.final_outcome(&self.rules, crate::EndReason::Repetition));
+            return;
+        }
+        self.children = pos.children(&self.rules);
+        if self.children.is_empty() {
+            self.outcome = Some(pos.final_outcome(&self.rules, crate::EndReason::NoLegalMove));
+        }
+    }
+
+    /// Whether the current position occurred before since the last capture.
+    fn repeats(&self) -> bool {
+        let pos = self.position();
+        let back = (pos.no_capture() as usize).min(self.history.len() - 1);
+        let n = self.history.len();
+        self.history[n - 1 - back..n - 1].iter().any(|p| p.packed() == pos.packed())
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.history.last().expect("a game always has its start position")
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.history[0]
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position of the game, from the start to the current one.
+    pub fn positions(&self) -> &[Position] {
+        &self.history
+    }
+
+    /// The legal moves of the current position, ascending (empty when the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        if self.is_truncated() {
+            return MoveList::new();
+        }
+        self.children.iter().map(|&(m, _)| m).collect()
+    }
+
+    /// The legal moves as a bit set over mover-relative actions 0..=5.
+    pub fn legal_action_mask(&self) -> u8 {
+        self.legal_moves().iter().fold(0, |m, mv| m | 1 << mv.action())
+    }
+
+    /// The legal moves with the positions they lead to.
+    pub fn children(&self) -> &Children {
+        &self.children
+    }
+
+    /// Whether `mv` is legal now.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check(mv).is_ok()
+    }
+
+    fn check(&self, mv: Move) -> Result<Position, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        if self.is_truncated() {
+            return Err(IllegalMove::Truncated);
+        }
+        if let Some(&(_, p)) = self.children.iter().find(|(m, _)| *m == mv) {
+            return Ok(p);
+        }
+        // Not legal: let the position say why.
+        match self.position().check_move(&self.rules, mv) {
+            Err(e) => Err(e),
+            Ok(_) => unreachable!("a move missing from the legal list is illegal"),
+        }
+    }
+
+    /// Plays `mv`; on error the game is unchanged and the error says why.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        let next = self.check(mv)?;
+        self.history.push(next);
+        self.moves.push(mv);
+        self.refresh();
+        Ok(())
+    }
+
+    /// Plays mover-relative action 0..=5.
+    pub fn play_action(&mut self, action: u8) -> Result<(), IllegalMove> {
+        let mv = self.position().move_for_action(action)?;
+        self.play(mv)
+    }
+
+    /// Plays absolute pit 0..=11.
+    pub fn play_pit(&mut self, pit: u8) -> Result<(), IllegalMove> {
+        self.play(Move::new(pit)?)
+    }
+
+    /// Takes back the last move; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.history.pop();
+        self.refresh();
+        Some(mv)
+    }
+
+    /// The outcome, once the game has ended by the rules.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Ended, truncated by the ply cap, or ongoing.
+    pub fn status(&self) -> Status {
+        match self.outcome {
+            Some(o) => Status::Ended(o),
+            None if self.is_truncated() => Status::Truncated,
+            None => Status::Ongoing,
+        }
+    }
+
+    /// Sets a cap on the moves played in this game (counted from its start
+    /// position): reaching it reports [`Status::Truncated`], not an end, and
+    /// stops further moves until the cap is raised or removed.
+    pub fn set_ply_cap(&mut self, cap: Option<u32>) {
+        self.ply_cap = cap;
+    }
+
+    /// The ply cap.
+    pub fn ply_cap(&self) -> Option<u32> {
+        self.ply_cap
+    }
+
+    fn is_truncated(&self) -> bool {
+        self.outcome.is_none() && self.ply_cap.is_some_and(|cap| self.moves.len() as u64 >= u64::from(cap))
+    }
+
+    /// The game record (see [`crate::record`]).
+    pub fn record(&self) -> String {
+        crate::record::game_to_text(self)
+    }
+}

@@ -1,0 +1,57 @@
+//! # ayo-core
+//!
+//! The rules engine of the Ayo family of Yoruba mancala games: relay sowing
+//! (Ayoayo), collect-on-4 (the Ayo web app), single-lap 2-or-3 captures
+//! (Ayò Ọlọ́pọ́n, Oware), and every parameter in between, exactly as the
+//! project's `RULES.md` states them.
+//!
+//! * [`Rules`] is a validated rule set; [`Preset`]s name the usual ones.
+//! * [`Position`] is a 32-byte `Copy` value (board, stores, player to move,
+//!   counters, an incremental hash) for search and batched stepping.
+//! * [`Game`] adds the history: undo, repetition, the cached legal moves and
+//!   the [`Outcome`].
+//! * [`trace`] lists every lift, drop, relay, collected 4 and capture of a move.
+//! * [`record`] prints and parses positions and games as one line of text.
+//!
+//! ## Quick start
+//!
+//! ```
+//! use ayo_core::{Game, Rules};
+//!
+//! let mut game = Game::new(Rules::preset("ayoayo")?);
+//! // Moves are named by the mover's own pits 1..=6 (or actions 0..=5).
+//! let mv = game.position().move_for_relative_pit(3)?;
+//! game.play(mv)?;
+//! assert_eq!(game.position().board()[2], 0);
+//! // Every legal move, ascending; the game ends when there are none.
+//! while game.outcome().is_none() {
+//!     let mv = game.legal_moves()[0];
+//!     game.play(mv)?;
+//! }
+//! let outcome = game.outcome().unwrap();
+//! println!("{outcome}; record: {}", game.record());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod game;
+mod hash;
+mod player;
+mod position;
+pub mod record;
+mod rules;
+pub mod playout;
+mod sow;
+pub mod trace;
+
+pub use game::{EndReason, Game, Outcome, Status};
+pub use player::Player;
+pub use position::{
+    Children, IllegalMove, Move, MoveList, PlayError, Position, Setup, SetupError, SetupErrors,
+    PITS,
+};
+pub use record::RecordError;
+pub use rules::{
+    Capture, Feeding, FoursTo, GrandSlam, Preset, Repetition, RuleParams, Rules, RulesError,
+    StuckSeeds, MAX_SEEDS_PER_PIT, PARAM_NAMES,
+};
+pub use trace::{Event, LapEnd};

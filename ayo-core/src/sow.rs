@@ -1,0 +1,248 @@
+//! The fast sowing engine. The board lives in one `u128` (byte `i` = pit `i`,
+//! bytes 12 and 13 = the stores, byte 14 = the player to move), so a whole lap
+//! is one multiply-add of precomputed masks: `full` seeds to every pit of the
+//! lap plus one more to the `k` pits after the origin. No count exceeds 252,
+//! so bytes never carry into each other.
+//!
+//! Endless relays are found exactly with Brent's cycle detection over the
+//! lap-start states `(board, pit lifted)`; the process is deterministic, so a
+//! repeated state means the move never ends. The check starts only after
+//! [`CHECK_FROM`] laps, which keeps it off the common path (moves average about
+//! four laps) without bounding anything: the state sequence from any point on
+//! is still eventually periodic, and Brent finds the period.
+
+use crate::hash::{LAP_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::{Capture, FoursTo, GrandSlam, Rules};
+
+pub(crate) const PLAYER_SHIFT: u32 = 112;
+pub(crate) const PIT_ONES: u128 = ones(0, 12);
+pub(crate) const PITS_MASK: u128 = PIT_ONES * 0xFF;
+pub(crate) const ROW_MASK: [u128; 2] = [ones(0, 6) * 0xFF, ones(6, 6) * 0xFF];
+
+/// Laps sown before the cycle check starts.
+pub(crate) const CHECK_FROM: u32 = 16;
+
+const fn ones(first: usize, len: usize) -> u128 {
+    let mut m = 0u128;
+    let mut i = first;
+    while i < first + len {
+        m |= 1u128 << (8 * i);
+        i += 1;
+    }
+    m
+}
+
+/// `LAP_ONES[o][k]`: one seed in each of the `k` pits after `o` (k = 12 includes `o`).
+const LAP_ONES: [[u128; 13]; 12] = {
+    let mut t = [[0u128; 13]; 12];
+    let mut o = 0;
+    while o < 12 {
+        let mut k = 1;
+        while k <= 12 {
+            t[o][k] = t[o][k - 1] | (1u128 << (8 * ((o + k) % 12)));
+            k += 1;
+        }
+        o += 1;
+    }
+    t
+};
+
+#[inline(always)]
+pub(crate) const fn byte(cells: u128, i: usize) -> u8 {
+    (cells >> (8 * i)) as u8
+}
+
+#[inline(always)]
+pub(crate) const fn mover(cells: u128) -> usize {
+    byte(cells, 14) as usize
+}
+
+/// The state after a move has been sown (before the turn passes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sown {
+    pub cells: u128,
+    pub lin: u64,
+    /// Seeds went to a store (a capture or a collected 4).
+    pub captured: bool,
+}
+
+/// Sows the seeds of `pit` for the player to move, with every lap, collection
+/// and capture. `None` when the move is an endless relay. The caller checks
+/// that `pit` is a non-empty pit of the mover.
+#[inline]
+pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<Sown> {
+    let me = mover(cells);
+    let opp = 1 - me;
+    let mut c = cells;
+    let mut h = lin;
+    let mut o = pit;
+    let mut captured = false;
+    let skip = rules.skip_origin();
+    let capture = rules.capture();
+    let period: u32 = if skip { 11 } else { 12 };
+
+    let mut laps: u32 = 0;
+    let mut saved = (u128::MAX, usize::MAX);
+    let mut power: u32 = 1;
+    let mut lam: u32 = 0;
+
+    loop {
+        if laps >= CHECK_FROM {
+            let state = (c & PITS_MASK, o);
+            if state == saved {
+                return None;
+            }
+            lam += 1;
+            if lam == power {
+                saved = state;
+                power *= 2;
+                lam = 0;
+            }
+        }
+        laps += 1;
+
+        let n = u32::from(byte(c, o));
+        debug_assert!(n > 0);
+        c &= !(0xFFu128 << (8 * o));
+        h = h.wrapping_sub(u64::from(n).wrapping_mul(PIT_WEIGHT[o]));
+        let full = (n - 1) / period;
+        let k = ((n - 1) % period + 1) as usize;
+        let last = (o + k) % 12;
+
+        if capture == Capture::CollectFour {
+            let (nc, nh, took, made_four) = collect_lap(rules, c, h, o, full, k, me);
+            c = nc;
+            h = nh;
+            captured |= took;
+            if made_four {
+                break;
+            }
+        } else {
+            let full_mask = if skip { PIT_ONES & !(0xFFu128 << (8 * o)) } else { PIT_ONES };
+            c += u128::from(full) * full_mask + LAP_ONES[o][k];
+            let full_weight = if skip {
+                LAP_WEIGHT[o][11]
+            } else {
+                LAP_WEIGHT[o][12]
+            };
+            h = h
+                .wrapping_add(u64::from(full).wrapping_mul(full_weight))
+                .wrapping_add(LAP_WEIGHT[o][k]);
+        }
+
+        let count = byte(c, last);
+        if capture == Capture::TwoThree && last / 6 == opp && (count == 2 || count == 3) {
+            let mut i = last;
+            let mut take = 0u32;
+            let mut mask = 0u128;
+            let mut weight = 0u64;
+            loop {
+                let v = byte(c, i);
+                if v != 2 && v != 3 {
+                    break;
+                }
+                take += u32::from(v);
+                mask |= 0xFFu128 << (8 * i);
+                weight = weight.wrapping_add(u64::from(v).wrapping_mul(PIT_WEIGHT[i]));
+                if i == opp * 6 {
+                    break;
+                }
+                i -= 1;
+            }
+            let slam = c & ROW_MASK[opp] & !mask == 0;
+            if !(slam && rules.grand_slam() == GrandSlam::NoCapture) {
+                c = (c & !mask) + (u128::from(take) << (8 * (12 + me)));
+                h = h
+                    .wrapping_sub(weight)
+                    .wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me]));
+                captured = true;
+            }
+            break;
+        }
+        if count >= 2 {
+            if rules.relay() {
+                o = last;
+                continue;
+            }
+            break;
+        }
+        if capture == Capture::Across && last / 6 == me {
+            let facing = 11 - last;
+            let f = byte(c, facing);
+            if f > 0 {
+                let slam = c & ROW_MASK[opp] & !(0xFFu128 << (8 * facing)) == 0;
+                if !(slam && rules.grand_slam() == GrandSlam::NoCapture) {
+                    let mut take = u32::from(f);
+                    c &= !(0xFFu128 << (8 * facing));
+                    h = h.wrapping_sub(u64::from(f).wrapping_mul(PIT_WEIGHT[facing]));
+                    if rules.capturing_seed_taken() {
+                        take += 1;
+                        c &= !(0xFFu128 << (8 * last));
+                        h = h.wrapping_sub(PIT_WEIGHT[last]);
+                    }
+                    c += u128::from(take) << (8 * (12 + me));
+                    h = h.wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me]));
+                    captured = true;
+                }
+            }
+        }
+        break;
+    }
+    Some(Sown { cells: c, lin: h, captured })
+}
+
+/// One collect-on-4 lap in closed form. Each pit's drops are independent of the
+/// others' (the hand is not touched by a collection), so a pit that held `old`
+/// and receives `d` seeds passes through 4 once when `old < 4 <= old + d` and
+/// again every 4 drops after that. Returns the new cells and key, whether
+/// anything was collected, and whether the last seed made a 4.
+#[inline(never)]
+fn collect_lap(
+    rules: &Rules,
+    mut c: u128,
+    mut h: u64,
+    o: usize,
+    full: u32,
+    k: usize,
+    me: usize,
+) -> (u128, u64, bool, bool) {
+    let span = if rules.skip_origin() { 11 } else { 12 };
+    let last = (o + k) % 12;
+    let mut to = [0u32; 2];
+    let mut made_four = false;
+    for j in 1..=span {
+        let i = (o + j) % 12;
+        let d = full + u32::from(j <= k);
+        if d == 0 {
+            continue;
+        }
+        let old = u32::from(byte(c, i));
+        let (new, fours) = if old < 4 && old + d >= 4 {
+            let past = old + d - 4;
+            (past % 4, 1 + past / 4)
+        } else {
+            (old + d, 0)
+        };
+        if fours > 0 {
+            let mut owner_fours = fours;
+            if i == last && new == 0 {
+                made_four = true;
+                to[me] += 4;
+                owner_fours -= 1;
+            }
+            match rules.fours_to() {
+                FoursTo::Mover => to[me] += 4 * owner_fours,
+                FoursTo::PitOwner => to[i / 6] += 4 * owner_fours,
+            }
+        }
+        c = (c & !(0xFFu128 << (8 * i))) | (u128::from(new) << (8 * i));
+        h = h.wrapping_add((u64::from(new).wrapping_sub(u64::from(old))).wrapping_mul(PIT_WEIGHT[i]));
+    }
+    for (p, &seeds) in to.iter().enumerate() {
+        if seeds > 0 {
+            c += u128::from(seeds) << (8 * (12 + p));
+            h = h.wrapping_add(u64::from(seeds).wrapping_mul(STORE_WEIGHT[p]));
+        }
+    }
+    (c, h, to[0] + to[1] > 0, made_four)
+}
