@@ -294,6 +294,25 @@ impl Game {
         self.outcome.is_none() && self.ply_cap.is_some_and(|cap| self.moves.len() as u64 >= u64::from(cap))
     }
 
+    /// The sowing trace of `mv` from the current position (see [`crate::trace`]).
+    ///
+    /// ```
+    /// use ayo_core::{Game, Rules, trace::LapEnd};
+    /// let game = Game::new(Rules::preset("ayoayo")?);
+    /// let t = game.trace(game.legal_moves()[0])?;
+    /// assert!(t.laps >= 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn trace(&self, mv: Move) -> Result<crate::trace::Trace, IllegalMove> {
+        self.check(mv)?;
+        crate::trace::trace(&self.rules, self.position(), mv).map(|(t, _)| t)
+    }
+
+    /// Parses a game record (see [`crate::record::parse_game`]).
+    pub fn from_record(text: &str) -> Result<Game, crate::RecordError> {
+        crate::record::parse_game(text)
+    }
+
     /// The game record (see [`crate::record`]).
     pub fn record(&self) -> String {
         crate::record::game_to_text(self)

@@ -144,6 +144,22 @@ pub enum IllegalMove {
     Truncated,
 }
 
+impl IllegalMove {
+    /// A stable snake_case name for the kind of error (as in the test vectors).
+    pub const fn kind(&self) -> &'static str {
+        match self {
+            IllegalMove::PitOutOfRange { .. } => "pit_out_of_range",
+            IllegalMove::ActionOutOfRange { .. } => "action_out_of_range",
+            IllegalMove::NotMoversPit { .. } => "not_movers_pit",
+            IllegalMove::EmptyPit { .. } => "empty_pit",
+            IllegalMove::EndlessRelay { .. } => "endless_relay",
+            IllegalMove::DoesNotFeed { .. } => "does_not_feed",
+            IllegalMove::GameOver => "game_over",
+            IllegalMove::Truncated => "truncated",
+        }
+    }
+}
+
 /// A failed [`Position::play`]: the reason, and the position, unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{reason}")]
@@ -466,11 +482,9 @@ impl Position {
         })
     }
 
-    /// Whether the mover's opponent has seeds in this position (judged before the turn passes).
+    /// Whether the player to move in `after` (the last mover's opponent) has seeds.
     #[inline]
-    fn feeds(before: &Position, after: &Position) -> bool {
-        // `after` has the turn passed: the fed player is the one to move there.
-        let _ = before;
+    fn feeds(after: &Position) -> bool {
         after.cells & ROW_MASK[sow::mover(after.cells)] != 0
     }
 
@@ -510,7 +524,7 @@ impl Position {
             bits &= bits - 1;
             let mv = Move((first + a) as u8);
             if let Some(p) = self.sown(rules, mv) {
-                if Position::feeds(self, &p) {
+                if Position::feeds(&p) {
                     out.push((mv, p));
                 } else {
                     starving.push((mv, p));
@@ -564,11 +578,11 @@ impl Position {
         let next = self.sown(rules, mv).ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
         let must_feed = rules.feeding() != Feeding::Off
             && self.cells & ROW_MASK[1 - sow::mover(self.cells)] == 0;
-        if must_feed && !Position::feeds(self, &next) {
+        if must_feed && !Position::feeds(&next) {
             let allowed = match rules.feeding() {
                 Feeding::Strict => false,
                 // Legal only when no move at all feeds.
-                _ => self.children(rules).iter().all(|(_, p)| !Position::feeds(self, p)),
+                _ => self.children(rules).iter().all(|(_, p)| !Position::feeds(p)),
             };
             if !allowed {
                 return Err(IllegalMove::DoesNotFeed { pit: mv.pit() });
