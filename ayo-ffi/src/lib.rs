@@ -1,0 +1,1 @@
+//! C ABI for the ayo rules engine (see include/ayo.h).

@@ -1,0 +1,1 @@
+//! Python bindings for the ayo rules engine (the `ayo._ayo` extension).

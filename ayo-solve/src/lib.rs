@@ -1,0 +1,1 @@
+//! Endgame databases and exact solving of relay-sowing Ayo games.
