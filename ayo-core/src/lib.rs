@@ -39,6 +39,7 @@ mod player;
 mod position;
 pub mod record;
 mod rules;
+pub mod players;
 pub mod playout;
 mod sow;
 pub mod trace;
