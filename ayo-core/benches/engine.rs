@@ -1,1 +1,127 @@
-fn main(){}
+//! Engine speed: random playouts (moves per second) for each preset, legal-move
+//! generation plus play, perft, and the cost of copying a position.
+//!
+//! Run: `cargo bench -p ayo-core --bench engine`. Each throughput line is in
+//! moves (or perft leaves) per second; criterion reports the median estimate.
+
+use std::hint::black_box;
+
+use ayo_core::{playout, trace, Position, Preset, Rules};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+const GAMES: u64 = 200;
+const MAX_PLIES: u32 = 2_000;
+
+/// Moves played by `GAMES` seeded random playouts (fixed, so throughput is exact).
+fn playout_moves(rules: &Rules) -> u64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    (0..GAMES)
+        .map(|_| u64::from(playout::random_playout(rules, Position::start(rules), &mut rng, MAX_PLIES).plies))
+        .sum()
+}
+
+/// One random game choosing among fully generated children (every candidate sown).
+fn children_game(rules: &Rules, rng: &mut Xoshiro256PlusPlus) -> u64 {
+    let mut pos = Position::start(rules);
+    let mut n = 0;
+    loop {
+        let ch = pos.children(rules);
+        if ch.is_empty() || n >= u64::from(MAX_PLIES) {
+            return n;
+        }
+        pos = ch[rng.random_range(0..ch.len())].1;
+        n += 1;
+    }
+}
+
+fn playouts(c: &mut Criterion) {
+    let mut g = c.benchmark_group("random_playout");
+    g.sample_size(20);
+    for preset in Preset::ALL {
+        let rules = preset.rules();
+        let moves = playout_moves(&rules);
+        g.throughput(Throughput::Elements(moves));
+        g.bench_function(preset.name(), |b| {
+            b.iter(|| {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+                for _ in 0..GAMES {
+                    black_box(playout::random_playout(&rules, Position::start(&rules), &mut rng, MAX_PLIES));
+                }
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("children_playout");
+    g.sample_size(20);
+    for preset in Preset::ALL {
+        let rules = preset.rules();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let moves: u64 = (0..GAMES).map(|_| children_game(&rules, &mut rng)).sum();
+        g.throughput(Throughput::Elements(moves));
+        g.bench_function(preset.name(), |b| {
+            b.iter(|| {
+                let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+                for _ in 0..GAMES {
+                    black_box(children_game(&rules, &mut rng));
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+fn perft(c: &mut Criterion) {
+    let mut g = c.benchmark_group("perft");
+    g.sample_size(10);
+    for (preset, depth) in [(Preset::Ayoayo, 7), (Preset::Ayo, 7), (Preset::Olopon, 8), (Preset::Oware, 8)] {
+        let rules = preset.rules();
+        let start = Position::start(&rules);
+        let leaves = playout::perft(&rules, &start, depth);
+        println!("perft {} depth {depth}: {leaves} leaves", preset.name());
+        g.throughput(Throughput::Elements(leaves));
+        g.bench_function(format!("{}/{depth}", preset.name()), |b| b.iter(|| playout::perft(&rules, black_box(&start), depth)));
+    }
+    g.finish();
+}
+
+fn copy(c: &mut Criterion) {
+    let rules = Preset::Ayoayo.rules();
+    let positions: Vec<Position> = vec![Position::start(&rules); 1024];
+    let mut g = c.benchmark_group("copy");
+    g.throughput(Throughput::Elements(positions.len() as u64));
+    g.bench_function("position_x1024", |b| {
+        b.iter_batched_ref(|| vec![Position::start(&rules); 1024], |dst| dst.copy_from_slice(black_box(&positions)), BatchSize::SmallInput)
+    });
+    g.finish();
+}
+
+/// Not timed: prints the average number of laps per move in random play.
+fn laps(_: &mut Criterion) {
+    for preset in Preset::ALL {
+        let rules = preset.rules();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let (mut moves, mut laps, mut longest) = (0u64, 0u64, 0u32);
+        for _ in 0..200 {
+            let mut pos = Position::start(&rules);
+            for _ in 0..MAX_PLIES {
+                let ch = pos.children(&rules);
+                if ch.is_empty() {
+                    break;
+                }
+                let (mv, next) = ch[rng.random_range(0..ch.len())];
+                let (t, _) = trace::trace(&rules, &pos, mv).expect("legal");
+                moves += 1;
+                laps += u64::from(t.laps);
+                longest = longest.max(t.laps);
+                pos = next;
+            }
+        }
+        println!("laps per move {}: {:.2} average, {longest} longest, over {moves} moves", preset.name(), laps as f64 / moves as f64);
+    }
+}
+
+criterion_group!(benches, laps, playouts, perft, copy);
+criterion_main!(benches);

@@ -22,7 +22,7 @@
 //! // Moves are named by the mover's own pits 1..=6 (or actions 0..=5).
 //! let mv = game.position().move_for_relative_pit(3)?;
 //! game.play(mv)?;
-//! assert_eq!(game.position().board()[2], 0);
+//! assert_eq!(game.moves(), [mv]);
 //! // Every legal move, ascending; the game ends when there are none.
 //! while game.outcome().is_none() {
 //!     let mv = game.legal_moves()[0];

@@ -4,8 +4,8 @@
 use rand::Rng;
 
 use crate::game::{EndReason, Outcome};
-use crate::position::{Move, Position};
-use crate::rules::{Feeding, Repetition, Rules};
+use crate::position::Position;
+use crate::rules::{Capture, Feeding, Repetition, Rules};
 use crate::sow::ROW_MASK;
 
 /// How a random playout finished.
@@ -35,14 +35,85 @@ pub struct Playout {
 /// let rules = Rules::preset("ayoayo").unwrap();
 /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
 /// let p = random_playout(&rules, Position::start(&rules), &mut rng, 10_000);
-/// let scores = p.outcome.unwrap().scores;
-/// assert_eq!(scores[0] + scores[1], 48);
+/// let outcome = p.outcome.unwrap();
+/// // Seeds are conserved: stores plus what the board still held.
+/// let board: u32 = p.last.board().iter().map(|&s| u32::from(s)).sum();
+/// let stores: u32 = p.last.stores().iter().map(|&s| u32::from(s)).sum();
+/// assert_eq!(board + stores, 48);
+/// assert!(outcome.scores[0] + outcome.scores[1] <= 48);
 /// ```
 pub fn random_playout<R: Rng + ?Sized>(rules: &Rules, start: Position, rng: &mut R, max_plies: u32) -> Playout {
+    use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
+    match (rules.relay(), rules.capture()) {
+        (true, Capture::Across) => playout_mode::<true, ACROSS, R>(rules, start, rng, max_plies),
+        (true, Capture::TwoThree) => playout_mode::<true, TWO_THREE, R>(rules, start, rng, max_plies),
+        (true, Capture::CollectFour) => playout_mode::<true, COLLECT_FOUR, R>(rules, start, rng, max_plies),
+        (false, Capture::Across) => playout_mode::<false, ACROSS, R>(rules, start, rng, max_plies),
+        (false, Capture::TwoThree) => playout_mode::<false, TWO_THREE, R>(rules, start, rng, max_plies),
+        (false, Capture::CollectFour) => playout_mode::<false, COLLECT_FOUR, R>(rules, start, rng, max_plies),
+    }
+}
+
+/// Positions seen since the last capture, for the repetition rule: a 256-bit
+/// filter on the key answers "certainly new" for almost every position, and
+/// only a filter hit scans the list exactly.
+struct Seen {
+    filter: [u64; 4],
+    list: Vec<u128>,
+}
+
+impl Seen {
+    #[inline]
+    fn clear(&mut self) {
+        self.filter = [0; 4];
+        self.list.clear();
+    }
+
+    /// Records `pos`; true when it was already there.
+    #[inline]
+    fn insert(&mut self, pos: &Position) -> bool {
+        let b = (pos.hash() >> 56) as usize;
+        let (word, bit) = (b >> 6, 1u64 << (b & 63));
+        if self.filter[word] & bit != 0 && self.list.contains(&pos.packed()) {
+            return true;
+        }
+        self.filter[word] |= bit;
+        self.list.push(pos.packed());
+        false
+    }
+}
+
+/// `SELECT[bits][k]`: the action of the `k`-th set bit of `bits` (6-bit sets).
+const SELECT: [[u8; 6]; 64] = {
+    let mut t = [[0u8; 6]; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        let mut k = 0;
+        let mut a = 0;
+        while a < 6 {
+            if bits & (1 << a) != 0 {
+                t[bits][k] = a as u8;
+                k += 1;
+            }
+            a += 1;
+        }
+        bits += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
+    rules: &Rules,
+    start: Position,
+    rng: &mut R,
+    max_plies: u32,
+) -> Playout {
     let mut pos = start;
     let mut plies = 0u32;
     let track_repeats = rules.repetition() == Repetition::OwnSide;
-    let mut seen: Vec<u128> = Vec::new();
+    let feeding = rules.feeding() != Feeding::Off;
+    let mut seen = Seen { filter: [0; 4], list: Vec::new() };
     loop {
         if let Some(reason) = pos.ended_by_counters(rules) {
             return Playout { outcome: Some(pos.final_outcome(rules, reason)), plies, last: pos };
@@ -50,18 +121,16 @@ pub fn random_playout<R: Rng + ?Sized>(rules: &Rules, start: Position, rng: &mut
         if track_repeats {
             if pos.no_capture() == 0 {
                 seen.clear();
-            } else if seen.contains(&pos.packed()) {
+            }
+            if seen.insert(&pos) {
                 let o = pos.final_outcome(rules, EndReason::Repetition);
                 return Playout { outcome: Some(o), plies, last: pos };
             }
-            seen.push(pos.packed());
         }
         if plies >= max_plies {
             return Playout { outcome: None, plies, last: pos };
         }
-        let next = if rules.feeding() != Feeding::Off
-            && pos.packed() & ROW_MASK[pos.to_move().opponent().index()] == 0
-        {
+        let next = if feeding && pos.packed() & ROW_MASK[pos.to_move().opponent().index()] == 0 {
             let children = pos.children(rules);
             if children.is_empty() {
                 None
@@ -69,7 +138,7 @@ pub fn random_playout<R: Rng + ?Sized>(rules: &Rules, start: Position, rng: &mut
                 Some(children[rng.random_range(0..children.len())].1)
             }
         } else {
-            random_sown(rules, &pos, rng)
+            random_sown::<RELAY, CAP, R>(rules, &pos, rng)
         };
         match next {
             Some(p) => {
@@ -85,20 +154,20 @@ pub fn random_playout<R: Rng + ?Sized>(rules: &Rules, start: Position, rng: &mut
 }
 
 /// A uniformly random legal move when no feeding rule applies, by rejection of endless relays.
-#[inline]
-fn random_sown<R: Rng + ?Sized>(rules: &Rules, pos: &Position, rng: &mut R) -> Option<Position> {
-    let first = pos.to_move().first_pit() as u8;
+#[inline(always)]
+fn random_sown<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
+    rules: &Rules,
+    pos: &Position,
+    rng: &mut R,
+) -> Option<Position> {
+    let first = pos.to_move().first_pit();
     let mut bits = pos.nonempty_actions();
     while bits != 0 {
-        let mut k = rng.random_range(0..bits.count_ones());
-        let mut b = bits;
-        while k > 0 {
-            b &= b - 1;
-            k -= 1;
-        }
-        let a = b.trailing_zeros() as u8;
-        if let Some(p) = pos.try_play_unchecked(rules, Move::new(first + a).expect("pit in range")) {
-            return Some(p);
+        let k = rng.random_range(0..bits.count_ones()) as usize;
+        let a = SELECT[bits as usize][k];
+        let next = pos.sown_mode::<RELAY, CAP>(rules, first + a as usize);
+        if !RELAY || next.is_some() {
+            return next;
         }
         bits &= !(1 << a);
     }

@@ -457,15 +457,12 @@ impl Position {
     #[inline]
     pub fn nonempty_actions(&self) -> u8 {
         let row = (self.cells >> (8 * self.to_move().first_pit())) as u64 & 0xFFFF_FFFF_FFFF;
-        // Set the high bit of each non-zero byte, then gather them.
+        // Set the high bit of each non-zero byte, then gather bits 7, 15, …, 47
+        // into bits 40..=45 with one multiply (the 36 partial products land on
+        // distinct bits, so nothing carries).
         let nz = ((row & 0x7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F | row) & 0x8080_8080_8080;
-        let mut bits = 0u8;
-        let mut m = nz;
-        while m != 0 {
-            bits |= 1 << (m.trailing_zeros() / 8);
-            m &= m - 1;
-        }
-        bits
+        const GATHER: u64 = (1 << 40) | (1 << 33) | (1 << 26) | (1 << 19) | (1 << 12) | (1 << 5);
+        (((nz >> 7).wrapping_mul(GATHER) >> 40) & 0x3F) as u8
     }
 
     /// Sows `mv` for the player to move and passes the turn; `None` for an
@@ -473,6 +470,19 @@ impl Position {
     #[inline]
     fn sown(&self, rules: &Rules, mv: Move) -> Option<Position> {
         let s = sow::sow(rules, self.cells, self.lin, mv.pit())?;
+        let no_capture = if s.captured { 0 } else { self.no_capture.saturating_add(1) };
+        Some(Position {
+            cells: s.cells ^ (1u128 << PLAYER_SHIFT),
+            lin: s.lin,
+            no_capture,
+            ply: self.ply.wrapping_add(1),
+        })
+    }
+
+    /// [`Position::sown`] for one relay setting and capture mode (see `sow::sow_mode`).
+    #[inline(always)]
+    pub(crate) fn sown_mode<const RELAY: bool, const CAP: u8>(&self, rules: &Rules, pit: usize) -> Option<Position> {
+        let s = sow::sow_mode::<RELAY, CAP>(rules, self.cells, self.lin, pit)?;
         let no_capture = if s.captured { 0 } else { self.no_capture.saturating_add(1) };
         Some(Position {
             cells: s.cells ^ (1u128 << PLAYER_SHIFT),

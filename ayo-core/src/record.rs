@@ -31,7 +31,7 @@
 //! assert_eq!(text, "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0 | 3");
 //! assert_eq!(record::parse_game(&text)?, game);
 //! let err = record::parse_position("oware 4,4,4,4,4,4/4,4,x,4,4,4 0-0 s 0 0").unwrap_err();
-//! assert_eq!((err.field, err.offset), ("board", 24));
+//! assert_eq!((err.field, err.offset), ("board", 22));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

@@ -66,11 +66,89 @@ pub(crate) struct Sown {
     pub captured: bool,
 }
 
+/// Small laps (the common case) with the origin skipped come from tables:
+/// the seeds added to every pit, the key delta, and the last pit.
+const TABLE_SEEDS: usize = 48;
+
+const LAP_ADD: [[u128; TABLE_SEEDS]; 12] = {
+    let mut t = [[0u128; TABLE_SEEDS]; 12];
+    let mut o = 0;
+    while o < 12 {
+        let mut n = 1;
+        while n < TABLE_SEEDS {
+            let full = ((n - 1) / 11) as u128;
+            let k = (n - 1) % 11 + 1;
+            t[o][n] = full * (PIT_ONES & !(0xFFu128 << (8 * o))) + LAP_ONES[o][k];
+            n += 1;
+        }
+        o += 1;
+    }
+    t
+};
+
+const LAP_KEY: [[u64; TABLE_SEEDS]; 12] = {
+    let mut t = [[0u64; TABLE_SEEDS]; 12];
+    let mut o = 0;
+    while o < 12 {
+        let mut n = 1;
+        while n < TABLE_SEEDS {
+            let full = ((n - 1) / 11) as u64;
+            let k = (n - 1) % 11 + 1;
+            t[o][n] = full
+                .wrapping_mul(LAP_WEIGHT[o][11])
+                .wrapping_add(LAP_WEIGHT[o][k])
+                .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]));
+            n += 1;
+        }
+        o += 1;
+    }
+    t
+};
+
+const LAP_LAST: [[u8; TABLE_SEEDS]; 12] = {
+    let mut t = [[0u8; TABLE_SEEDS]; 12];
+    let mut o = 0;
+    while o < 12 {
+        let mut n = 1;
+        while n < TABLE_SEEDS {
+            t[o][n] = ((o + (n - 1) % 11 + 1) % 12) as u8;
+            n += 1;
+        }
+        o += 1;
+    }
+    t
+};
+
+/// Capture modes as const-generic parameters, so each rule family gets its own
+/// straight-line sowing loop.
+pub(crate) const ACROSS: u8 = 0;
+pub(crate) const TWO_THREE: u8 = 1;
+pub(crate) const COLLECT_FOUR: u8 = 2;
+
 /// Sows the seeds of `pit` for the player to move, with every lap, collection
 /// and capture. `None` when the move is an endless relay. The caller checks
 /// that `pit` is a non-empty pit of the mover.
 #[inline]
 pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<Sown> {
+    match (rules.relay(), rules.capture()) {
+        (true, Capture::Across) => sow_mode::<true, ACROSS>(rules, cells, lin, pit),
+        (true, Capture::TwoThree) => sow_mode::<true, TWO_THREE>(rules, cells, lin, pit),
+        (true, Capture::CollectFour) => sow_mode::<true, COLLECT_FOUR>(rules, cells, lin, pit),
+        (false, Capture::Across) => sow_mode::<false, ACROSS>(rules, cells, lin, pit),
+        (false, Capture::TwoThree) => sow_mode::<false, TWO_THREE>(rules, cells, lin, pit),
+        (false, Capture::CollectFour) => sow_mode::<false, COLLECT_FOUR>(rules, cells, lin, pit),
+    }
+}
+
+/// [`sow`] for one relay setting and capture mode (`rules` must agree with them).
+#[inline(always)]
+pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
+    rules: &Rules,
+    cells: u128,
+    lin: u64,
+    pit: usize,
+) -> Option<Sown> {
+    debug_assert_eq!(RELAY, rules.relay());
     let me = mover(cells);
     let opp = 1 - me;
     let mut c = cells;
@@ -78,8 +156,6 @@ pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<So
     let mut o = pit;
     let mut captured = false;
     let skip = rules.skip_origin();
-    let capture = rules.capture();
-    let period: u32 = if skip { 11 } else { 12 };
 
     let mut laps: u32 = 0;
     let mut saved = (u128::MAX, usize::MAX);
@@ -87,29 +163,32 @@ pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<So
     let mut lam: u32 = 0;
 
     loop {
-        if laps >= CHECK_FROM {
-            let state = (c & PITS_MASK, o);
-            if state == saved {
-                return None;
+        if RELAY {
+            if laps >= CHECK_FROM {
+                let state = (c & PITS_MASK, o);
+                if state == saved {
+                    return None;
+                }
+                lam += 1;
+                if lam == power {
+                    saved = state;
+                    power *= 2;
+                    lam = 0;
+                }
             }
-            lam += 1;
-            if lam == power {
-                saved = state;
-                power *= 2;
-                lam = 0;
-            }
+            laps += 1;
         }
-        laps += 1;
 
-        let n = u32::from(byte(c, o));
+        let n = byte(c, o) as usize;
         debug_assert!(n > 0);
         c &= !(0xFFu128 << (8 * o));
-        h = h.wrapping_sub(u64::from(n).wrapping_mul(PIT_WEIGHT[o]));
-        let full = (n - 1) / period;
-        let k = ((n - 1) % period + 1) as usize;
-        let last = (o + k) % 12;
-
-        if capture == Capture::CollectFour {
+        let last;
+        if CAP == COLLECT_FOUR {
+            let period = if skip { 11 } else { 12 };
+            let full = (n as u32 - 1) / period;
+            let k = ((n as u32 - 1) % period + 1) as usize;
+            last = (o + k) % 12;
+            h = h.wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]));
             let (nc, nh, took, made_four) = collect_lap(rules, c, h, o, full, k, me);
             c = nc;
             h = nh;
@@ -117,21 +196,26 @@ pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<So
             if made_four {
                 break;
             }
+        } else if skip && n < TABLE_SEEDS {
+            c += LAP_ADD[o][n];
+            h = h.wrapping_add(LAP_KEY[o][n]);
+            last = LAP_LAST[o][n] as usize;
         } else {
+            let period = if skip { 11 } else { 12 };
+            let full = (n as u32 - 1) / period;
+            let k = ((n as u32 - 1) % period + 1) as usize;
+            last = (o + k) % 12;
             let full_mask = if skip { PIT_ONES & !(0xFFu128 << (8 * o)) } else { PIT_ONES };
             c += u128::from(full) * full_mask + LAP_ONES[o][k];
-            let full_weight = if skip {
-                LAP_WEIGHT[o][11]
-            } else {
-                LAP_WEIGHT[o][12]
-            };
+            let full_weight = if skip { LAP_WEIGHT[o][11] } else { LAP_WEIGHT[o][12] };
             h = h
+                .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]))
                 .wrapping_add(u64::from(full).wrapping_mul(full_weight))
                 .wrapping_add(LAP_WEIGHT[o][k]);
         }
 
         let count = byte(c, last);
-        if capture == Capture::TwoThree && last / 6 == opp && (count == 2 || count == 3) {
+        if CAP == TWO_THREE && last / 6 == opp && (count == 2 || count == 3) {
             let mut i = last;
             let mut take = 0u32;
             let mut mask = 0u128;
@@ -160,13 +244,13 @@ pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<So
             break;
         }
         if count >= 2 {
-            if rules.relay() {
+            if RELAY {
                 o = last;
                 continue;
             }
             break;
         }
-        if capture == Capture::Across && last / 6 == me {
+        if CAP == ACROSS && last / 6 == me {
             let facing = 11 - last;
             let f = byte(c, facing);
             if f > 0 {
