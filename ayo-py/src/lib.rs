@@ -1,1 +1,25 @@
 //! Python bindings for the ayo rules engine (the `ayo._ayo` extension).
+//!
+//! Only translation lives here: every rule is ayo-core's. Inputs are converted
+//! first, errors become `ayo.AyoError` subclasses (never a panic), and batch
+//! work (`perft`, playouts) runs with the GIL released.
+
+use pyo3::prelude::*;
+
+mod errors;
+mod game;
+mod rules;
+
+/// The `ayo._ayo` module.
+#[pymodule]
+fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<rules::PyRules>()?;
+    m.add_class::<game::PyOutcome>()?;
+    m.add_class::<game::PyGame>()?;
+    m.add_function(wrap_pyfunction!(game::perft, m)?)?;
+    m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;
+    m.add("NUM_ACTIONS", 6)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

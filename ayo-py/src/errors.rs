@@ -1,0 +1,95 @@
+//! The exceptions of `ayo._ayo` and the translation of core errors into them.
+
+use ayo_core::{
+    IllegalMove, RecordError as CoreRecordError, RulesError as CoreRulesError, SetupErrors,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+pyo3::create_exception!(
+    ayo._ayo,
+    AyoError,
+    PyValueError,
+    "Base class of every error raised by ayo (a ValueError)."
+);
+pyo3::create_exception!(
+    ayo._ayo,
+    RulesError,
+    AyoError,
+    "An unknown preset or rule parameter, or a parameter value that cannot be played."
+);
+pyo3::create_exception!(
+    ayo._ayo,
+    IllegalMoveError,
+    AyoError,
+    "A move that cannot be played here; `reason` names the kind (e.g. \"empty_pit\")."
+);
+pyo3::create_exception!(
+    ayo._ayo,
+    RecordError,
+    AyoError,
+    "Text that is not a valid record; `field` and `offset` say where."
+);
+pyo3::create_exception!(
+    ayo._ayo,
+    SetupError,
+    AyoError,
+    "A board set-up that is not a valid position; `problems` lists every reason."
+);
+
+/// Sets attributes on a freshly made exception; an attribute that cannot be set
+/// (which does not happen for these exception types) is left out.
+fn with_attrs<'py>(py: Python<'py>, err: PyErr, attrs: &[(&str, Bound<'py, PyAny>)]) -> PyErr {
+    let value = err.value(py);
+    for (name, v) in attrs {
+        if let Err(e) = value.setattr(*name, v) {
+            return e;
+        }
+    }
+    err
+}
+
+/// `IllegalMoveError` with its `reason`.
+pub(crate) fn illegal(py: Python<'_>, e: IllegalMove) -> PyErr {
+    let err = IllegalMoveError::new_err(e.to_string());
+    let kind = pyo3::types::PyString::new(py, e.kind()).into_any();
+    with_attrs(py, err, &[("reason", kind)])
+}
+
+/// `RulesError` with the core's message (which names the parameter and why).
+pub(crate) fn rules(e: CoreRulesError) -> PyErr {
+    RulesError::new_err(e.to_string())
+}
+
+/// `RecordError` with `field` and `offset`.
+pub(crate) fn record(py: Python<'_>, e: CoreRecordError) -> PyErr {
+    let err = RecordError::new_err(e.to_string());
+    let field = pyo3::types::PyString::new(py, e.field).into_any();
+    let offset = match pyo3::IntoPyObjectExt::into_bound_py_any(e.offset, py) {
+        Ok(o) => o,
+        Err(e) => return e,
+    };
+    with_attrs(py, err, &[("field", field), ("offset", offset)])
+}
+
+/// `SetupError` with every problem as text.
+pub(crate) fn setup(py: Python<'_>, e: SetupErrors) -> PyErr {
+    let err = SetupError::new_err(e.to_string());
+    let problems = match PyList::new(py, e.0.iter().map(|p| p.to_string())) {
+        Ok(l) => l.into_any(),
+        Err(e) => return e,
+    };
+    with_attrs(py, err, &[("problems", problems)])
+}
+
+/// Registers the exception types in the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("AyoError", py.get_type::<AyoError>())?;
+    m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("RecordError", py.get_type::<RecordError>())?;
+    m.add("SetupError", py.get_type::<SetupError>())?;
+    Ok(())
+}

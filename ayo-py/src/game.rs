@@ -1,0 +1,586 @@
+//! `Game` and `Outcome`: a game with its history, over the core's `Game`.
+
+use ayo_core::trace::{Event, LapEnd, Trace};
+use ayo_core::{
+    record, EndReason, Game, IllegalMove, Move, Outcome, Player, Position, Rules, Setup, Status,
+};
+use numpy::PyArray1;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use pyo3::IntoPyObjectExt;
+use rand::SeedableRng;
+
+use crate::errors::{self, AyoError, RulesError};
+use crate::rules::{player_from_index, PyRules};
+
+/// How a game ended.
+#[pyclass(name = "Outcome", module = "ayo._ayo", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct PyOutcome {
+    pub(crate) inner: Outcome,
+}
+
+/// The snake_case name of an end reason.
+fn reason_name(r: EndReason) -> &'static str {
+    match r {
+        EndReason::Target => "target",
+        EndReason::MoveLimit => "move_limit",
+        EndReason::Repetition => "repetition",
+        EndReason::NoLegalMove => "no_legal_move",
+    }
+}
+
+const REASONS: [EndReason; 4] = [
+    EndReason::Target,
+    EndReason::MoveLimit,
+    EndReason::Repetition,
+    EndReason::NoLegalMove,
+];
+
+#[pymethods]
+impl PyOutcome {
+    /// An outcome from its fields; the winner must agree with the scores.
+    #[new]
+    fn new(winner: Option<i64>, reason: &str, scores: (u16, u16)) -> PyResult<Self> {
+        let reason = REASONS.into_iter().find(|r| reason_name(*r) == reason).ok_or_else(|| {
+            AyoError::new_err(format!(
+                "`{reason}` is not an end reason; expected target, move_limit, repetition or no_legal_move"
+            ))
+        })?;
+        let inner = Outcome::from_scores([scores.0, scores.1], reason);
+        let given = match winner {
+            None => None,
+            Some(i) => Some(
+                player_from_index(i)
+                    .ok_or_else(|| AyoError::new_err("winner must be 0, 1 or None"))?,
+            ),
+        };
+        if given != inner.winner {
+            return Err(AyoError::new_err(
+                "the winner does not agree with the scores",
+            ));
+        }
+        Ok(PyOutcome { inner })
+    }
+
+    /// The winner (0 = South, 1 = North), or None for a draw.
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.inner.winner.map(Player::index)
+    }
+    /// "target", "move_limit", "repetition" or "no_legal_move".
+    #[getter]
+    fn reason(&self) -> &'static str {
+        reason_name(self.inner.reason)
+    }
+    /// Final seeds of South and North.
+    #[getter]
+    fn scores(&self) -> (u16, u16) {
+        (self.inner.scores[0], self.inner.scores[1])
+    }
+    /// +1 if `player` won, -1 if they lost, 0 for a draw.
+    fn result_for(&self, player: i64) -> PyResult<i32> {
+        let p =
+            player_from_index(player).ok_or_else(|| AyoError::new_err("player must be 0 or 1"))?;
+        Ok(self.inner.result_for(p))
+    }
+    fn __repr__(&self) -> String {
+        let winner = self
+            .winner()
+            .map_or_else(|| "None".to_owned(), |w| w.to_string());
+        format!(
+            "Outcome(winner={winner}, reason='{}', scores=({}, {}))",
+            self.reason(),
+            self.inner.scores[0],
+            self.inner.scores[1]
+        )
+    }
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+    fn __getnewargs__(&self) -> (Option<usize>, &'static str, (u16, u16)) {
+        (self.winner(), self.reason(), self.scores())
+    }
+}
+
+/// A game: the rules, the start position, the moves played (for undo and
+/// repetition), the legal moves and the outcome.
+#[pyclass(name = "Game", module = "ayo._ayo", eq)]
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct PyGame {
+    inner: Game,
+}
+
+/// Parses a position record; `rules_hint` is prepended when the record leaves out its rules.
+fn parse_position(
+    py: Python<'_>,
+    text: &str,
+    rules_hint: Option<&Rules>,
+) -> PyResult<(Rules, Position)> {
+    let fields = text.split_ascii_whitespace().count();
+    match rules_hint {
+        Some(r) if fields == 5 => {
+            let prefix = record::rules_to_text(r);
+            let full = format!("{prefix} {text}");
+            record::parse_position(&full).map_err(|mut e| {
+                e.offset = e.offset.saturating_sub(prefix.len() + 1);
+                errors::record(py, e)
+            })
+        }
+        _ => record::parse_position(text).map_err(|e| errors::record(py, e)),
+    }
+}
+
+/// A Python int as a `u8` move index, or the out-of-range error.
+fn small(value: i64, err: IllegalMove) -> Result<u8, IllegalMove> {
+    u8::try_from(value).map_err(|_| err)
+}
+
+/// A JSON value as a Python object.
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    match v {
+        Value::Null => Ok(py.None().into_bound(py)),
+        Value::Bool(b) => b.into_bound_py_any(py),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_bound_py_any(py),
+            (None, Some(u)) => u.into_bound_py_any(py),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_bound_py_any(py),
+        },
+        Value::String(s) => s.into_bound_py_any(py),
+        Value::Array(a) => {
+            let l = PyList::empty(py);
+            for x in a {
+                l.append(json_to_py(py, x)?)?;
+            }
+            Ok(l.into_any())
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            Ok(d.into_any())
+        }
+    }
+}
+
+fn lap_end_name(e: LapEnd) -> &'static str {
+    match e {
+        LapEnd::EmptyPit => "empty_pit",
+        LapEnd::Occupied => "occupied",
+        LapEnd::MadeFour => "made_four",
+        LapEnd::TwoThree => "two_three",
+    }
+}
+
+impl PyGame {
+    fn position(&self) -> &Position {
+        self.inner.position()
+    }
+
+    /// The move for a mover-relative action.
+    fn action_move(&self, action: i64) -> Result<Move, IllegalMove> {
+        let a = small(action, IllegalMove::ActionOutOfRange { action })?;
+        self.position().move_for_action(a)
+    }
+
+    fn trace_of(&self, py: Python<'_>, action: i64) -> PyResult<Trace> {
+        let mv = self
+            .action_move(action)
+            .map_err(|e| errors::illegal(py, e))?;
+        self.inner.trace(mv).map_err(|e| errors::illegal(py, e))
+    }
+
+    /// The state kept by pickle: the game record and the ply cap.
+    fn state(&self) -> (String, Option<u32>) {
+        (self.inner.record(), self.inner.ply_cap())
+    }
+
+    fn from_state(py: Python<'_>, record_text: &str, ply_cap: Option<u32>) -> PyResult<Game> {
+        let mut g = Game::from_record(record_text).map_err(|e| errors::record(py, e))?;
+        g.set_ply_cap(ply_cap);
+        Ok(g)
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// A new game: `rules` is a `Rules` or a preset name (default "ayoayo");
+    /// `position` is a position record to start from (its rules must match
+    /// `rules` when both are given; the rules field may be left out).
+    #[new]
+    #[pyo3(signature = (rules = None, position = None))]
+    fn new(
+        py: Python<'_>,
+        rules: Option<&Bound<'_, PyAny>>,
+        position: Option<&str>,
+    ) -> PyResult<Self> {
+        let rules = rules.map(PyRules::from_py).transpose()?;
+        let inner = match position {
+            None => Game::new(rules.unwrap_or_default()),
+            Some(text) => {
+                let (r, pos) = parse_position(py, text, rules.as_ref())?;
+                if let Some(given) = rules {
+                    if given != r {
+                        return Err(RulesError::new_err(format!(
+                            "the position record is for rules {}, not {}",
+                            record::rules_to_text(&r),
+                            record::rules_to_text(&given)
+                        )));
+                    }
+                }
+                Game::from_position(r, pos)
+            }
+        };
+        Ok(PyGame { inner })
+    }
+
+    /// A game from a game record (start position ` | ` moves), every move replayed and checked.
+    #[staticmethod]
+    fn from_record(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Game::from_record(text)
+            .map(|inner| PyGame { inner })
+            .map_err(|e| errors::record(py, e))
+    }
+
+    /// A game from any board: 12 pits (South's 0..=5, North's 6..=11), two
+    /// stores, the player to move (0 or 1) and the counters. Raises
+    /// `SetupError` listing every problem.
+    #[staticmethod]
+    #[pyo3(signature = (rules, board, stores, to_move = 0, no_capture = 0, ply = 0))]
+    fn from_setup(
+        py: Python<'_>,
+        rules: &Bound<'_, PyAny>,
+        board: Vec<u8>,
+        stores: (u8, u8),
+        to_move: i64,
+        no_capture: u16,
+        ply: u32,
+    ) -> PyResult<Self> {
+        let rules = PyRules::from_py(rules)?;
+        let board: [u8; 12] = board.try_into().map_err(|b: Vec<u8>| {
+            AyoError::new_err(format!("board has {} pits; expected 12", b.len()))
+        })?;
+        let to_move = player_from_index(to_move)
+            .ok_or_else(|| AyoError::new_err("to_move must be 0 or 1"))?;
+        let setup = Setup {
+            board,
+            stores: [stores.0, stores.1],
+            to_move,
+            no_capture,
+            ply,
+        };
+        Game::from_setup(rules, &setup)
+            .map(|inner| PyGame { inner })
+            .map_err(|e| errors::setup(py, e))
+    }
+
+    /// The rules.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules {
+            inner: *self.inner.rules(),
+        }
+    }
+
+    /// Seeds in pits 0..=11 (a new uint8 array).
+    #[getter]
+    fn board<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        PyArray1::from_slice(py, &self.position().board())
+    }
+
+    /// Seeds in South's and North's stores (a new uint8 array).
+    #[getter]
+    fn stores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        PyArray1::from_slice(py, &self.position().stores())
+    }
+
+    /// The player to move: 0 = South, 1 = North.
+    #[getter]
+    fn to_move(&self) -> usize {
+        self.position().to_move().index()
+    }
+
+    /// Moves played since the start of the game (including before the start position).
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.position().ply()
+    }
+
+    /// Moves in a row without a capture.
+    #[getter]
+    fn no_capture(&self) -> u16 {
+        self.position().no_capture()
+    }
+
+    /// The absolute pits (0..=11) played in this game, in order.
+    #[getter]
+    fn moves(&self) -> Vec<usize> {
+        self.inner.moves().iter().map(|m| m.pit()).collect()
+    }
+
+    /// The legal actions (0..=5, relative to the player to move), ascending;
+    /// empty when the game is over or truncated.
+    fn legal_moves(&self) -> Vec<u32> {
+        self.inner
+            .legal_moves()
+            .iter()
+            .map(|m| u32::from(m.action()))
+            .collect()
+    }
+
+    /// The legal actions as a bool array of 6.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mask = self.inner.legal_action_mask();
+        let v: Vec<bool> = (0..6).map(|a| mask & (1 << a) != 0).collect();
+        PyArray1::from_vec(py, v)
+    }
+
+    /// Whether `action` (0..=5) is legal now; any other number is not.
+    fn is_legal(&self, action: i64) -> bool {
+        self.action_move(action)
+            .is_ok_and(|m| self.inner.is_legal(m))
+    }
+
+    /// Plays mover-relative action 0..=5. Raises `IllegalMoveError` (game unchanged).
+    fn play(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
+        let mv = self
+            .action_move(action)
+            .map_err(|e| errors::illegal(py, e))?;
+        self.inner.play(mv).map_err(|e| errors::illegal(py, e))
+    }
+
+    /// Plays absolute pit 0..=11. Raises `IllegalMoveError` (game unchanged).
+    fn play_pit(&mut self, py: Python<'_>, pit: i64) -> PyResult<()> {
+        let p =
+            small(pit, IllegalMove::PitOutOfRange { pit }).map_err(|e| errors::illegal(py, e))?;
+        self.inner.play_pit(p).map_err(|e| errors::illegal(py, e))
+    }
+
+    /// Takes back the last move and returns its action (None at the start).
+    fn undo(&mut self) -> Option<u8> {
+        self.inner.undo().map(Move::action)
+    }
+
+    /// The outcome once the game has ended by the rules, else None.
+    #[getter]
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.inner.outcome().map(|inner| PyOutcome { inner })
+    }
+
+    /// "ongoing", "ended" or "truncated" (the ply cap was reached).
+    #[getter]
+    fn status(&self) -> &'static str {
+        match self.inner.status() {
+            Status::Ongoing => "ongoing",
+            Status::Ended(_) => "ended",
+            Status::Truncated => "truncated",
+        }
+    }
+
+    /// True when no move can be played: ended or truncated.
+    #[getter]
+    fn is_over(&self) -> bool {
+        !matches!(self.inner.status(), Status::Ongoing)
+    }
+
+    /// A cap on the moves of this game (None: no cap); reaching it truncates the game.
+    #[getter]
+    fn get_ply_cap(&self) -> Option<u32> {
+        self.inner.ply_cap()
+    }
+
+    #[setter]
+    fn set_ply_cap(&mut self, cap: Option<i64>) -> PyResult<()> {
+        let cap = cap
+            .map(|c| {
+                u32::try_from(c).map_err(|_| {
+                    AyoError::new_err(format!("ply_cap must be 0..=4294967295 or None, not {c}"))
+                })
+            })
+            .transpose()?;
+        self.inner.set_ply_cap(cap);
+        Ok(())
+    }
+
+    /// The sowing of `action`, step by step: dicts such as
+    /// `{"event": "drop", "pit": 3}` (events lift, relay, drop, collect,
+    /// capture, grand_slam_forfeited, end). Raises `IllegalMoveError`.
+    fn trace<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyList>> {
+        let t = self.trace_of(py, action)?;
+        let out = PyList::empty(py);
+        for ev in &t.events {
+            let v = serde_json::to_value(ev).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            out.append(json_to_py(py, &v)?)?;
+        }
+        Ok(out)
+    }
+
+    /// The sowing of `action` in brief: `laps`, `last_pit` (absolute), `taken`
+    /// (seeds into South's and North's stores during the move) and `end`
+    /// ("empty_pit", "occupied", "made_four" or "two_three").
+    fn trace_summary<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyDict>> {
+        let t = self.trace_of(py, action)?;
+        let end = t.events.iter().rev().find_map(|e| match e {
+            Event::End { reason, .. } => Some(lap_end_name(*reason)),
+            _ => None,
+        });
+        let d = PyDict::new(py);
+        d.set_item("laps", t.laps)?;
+        d.set_item("last_pit", t.last_pit)?;
+        d.set_item("taken", (t.taken[0], t.taken[1]))?;
+        d.set_item("end", end)?;
+        Ok(d)
+    }
+
+    /// The absolute pit where the last seed of `action` falls.
+    fn last_landing(&self, py: Python<'_>, action: i64) -> PyResult<usize> {
+        Ok(self.trace_of(py, action)?.last_pit)
+    }
+
+    /// The game record: start position ` | ` moves (mover-relative pits 1..=6).
+    fn record(&self) -> String {
+        self.inner.record()
+    }
+
+    /// The record of the current position.
+    fn position_record(&self) -> String {
+        record::position_to_text(self.inner.rules(), self.position())
+    }
+
+    /// The position's 64-bit hash (board, stores and player to move).
+    #[getter]
+    fn hash(&self) -> u64 {
+        self.position().hash()
+    }
+
+    /// Board and stores as float32 (14,): with perspective "mover" the
+    /// mover's row and store come first (pits 0..=5 are the mover's actions);
+    /// with "absolute", South's row, North's row, South's store, North's store.
+    #[pyo3(signature = (perspective = "mover"))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        perspective: &str,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let pos = match perspective {
+            "mover" => self.position().normalized(),
+            "absolute" => *self.position(),
+            _ => {
+                return Err(AyoError::new_err(format!(
+                    "perspective must be \"mover\" or \"absolute\", not {perspective:?}"
+                )))
+            }
+        };
+        let mut v: Vec<f32> = pos.board().iter().map(|&s| f32::from(s)).collect();
+        v.extend(pos.stores().iter().map(|&s| f32::from(s)));
+        Ok(PyArray1::from_vec(py, v))
+    }
+
+    /// Plays uniformly random legal moves from here (without changing this
+    /// game) until the end or `max_plies` moves; returns the outcome, or None
+    /// when `max_plies` came first. Repetition counts from here. Releases the GIL.
+    #[pyo3(signature = (seed, max_plies = 10000))]
+    fn random_playout(&self, py: Python<'_>, seed: u64, max_plies: u32) -> Option<PyOutcome> {
+        if let Some(o) = self.inner.outcome() {
+            return Some(PyOutcome { inner: o });
+        }
+        let rules = *self.inner.rules();
+        let start = *self.position();
+        py.detach(move || {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            ayo_core::playout::random_playout(&rules, start, &mut rng, max_plies).outcome
+        })
+        .map(|inner| PyOutcome { inner })
+    }
+
+    /// `n` random playouts from here with seeds `seed, seed+1, …` (GIL released);
+    /// returns (South wins, North wins, draws, unfinished).
+    #[pyo3(signature = (n, seed, max_plies = 10000))]
+    fn random_playouts(
+        &self,
+        py: Python<'_>,
+        n: u32,
+        seed: u64,
+        max_plies: u32,
+    ) -> (u32, u32, u32, u32) {
+        let rules = *self.inner.rules();
+        let start = *self.position();
+        let ended = self.inner.outcome();
+        py.detach(move || {
+            let mut counts = (0, 0, 0, 0);
+            for i in 0..n {
+                let outcome = ended.or_else(|| {
+                    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(
+                        seed.wrapping_add(u64::from(i)),
+                    );
+                    ayo_core::playout::random_playout(&rules, start, &mut rng, max_plies).outcome
+                });
+                match outcome.map(|o| o.winner) {
+                    Some(Some(Player::South)) => counts.0 += 1,
+                    Some(Some(Player::North)) => counts.1 += 1,
+                    Some(None) => counts.2 += 1,
+                    None => counts.3 += 1,
+                }
+            }
+            counts
+        })
+    }
+
+    /// An independent copy (history and ply cap included).
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// Pickle state: (game record, ply cap).
+    fn __getstate__(&self) -> (String, Option<u32>) {
+        self.state()
+    }
+
+    fn __setstate__(&mut self, py: Python<'_>, state: (String, Option<u32>)) -> PyResult<()> {
+        self.inner = PyGame::from_state(py, &state.0, state.1)?;
+        Ok(())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Game.from_record({:?})", self.inner.record())
+    }
+}
+
+/// The number of legal move sequences of `depth` moves from the start of
+/// `rules` (or from `position`, a position record). Releases the GIL.
+#[pyfunction]
+#[pyo3(signature = (rules, depth, position = None))]
+pub(crate) fn perft(
+    py: Python<'_>,
+    rules: &Bound<'_, PyAny>,
+    depth: u32,
+    position: Option<&str>,
+) -> PyResult<u64> {
+    let rules = PyRules::from_py(rules)?;
+    let pos = match position {
+        None => Position::start(&rules),
+        Some(text) => {
+            let (r, pos) = parse_position(py, text, Some(&rules))?;
+            if r != rules {
+                return Err(RulesError::new_err(format!(
+                    "the position record is for rules {}, not {}",
+                    record::rules_to_text(&r),
+                    record::rules_to_text(&rules)
+                )));
+            }
+            pos
+        }
+    };
+    Ok(py.detach(move || ayo_core::playout::perft(&rules, &pos, depth)))
+}
