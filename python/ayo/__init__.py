@@ -30,5 +30,10 @@ __all__ = [
     "RulesError",
     "SetupError",
     "__version__",
+    "envs",
     "perft",
 ]
+
+# Registers the Gymnasium environment ``ayo/Ayo-v0`` (imported last: it builds on
+# the names above).
+from ayo import envs as envs
