@@ -114,9 +114,14 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     let track_repeats = rules.repetition() == Repetition::OwnSide;
     let feeding = rules.feeding() != Feeding::Off;
     let mut seen = Seen { filter: [0; 4], list: Vec::new() };
+    let counters = rules.move_limit().is_some();
+    let mut check_target = true;
     loop {
-        if let Some(reason) = pos.ended_by_counters(rules) {
-            return Playout { outcome: Some(pos.final_outcome(rules, reason)), plies, last: pos };
+        // Stores change only with a capture, so the target needs checking only then.
+        if check_target || counters {
+            if let Some(reason) = pos.ended_by_counters(rules) {
+                return Playout { outcome: Some(pos.final_outcome(rules, reason)), plies, last: pos };
+            }
         }
         if track_repeats {
             if pos.no_capture() == 0 {
@@ -130,7 +135,8 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
         if plies >= max_plies {
             return Playout { outcome: None, plies, last: pos };
         }
-        let next = if feeding && pos.packed() & ROW_MASK[pos.to_move().opponent().index()] == 0 {
+        let opponent = 1 - ((pos.packed() >> 112) as usize & 1);
+        let next = if feeding && pos.packed() & ROW_MASK[opponent] == 0 {
             let children = pos.children(rules);
             if children.is_empty() {
                 None
@@ -144,6 +150,7 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
             Some(p) => {
                 pos = p;
                 plies += 1;
+                check_target = pos.no_capture() == 0;
             }
             None => {
                 let o = pos.final_outcome(rules, EndReason::NoLegalMove);
