@@ -1,0 +1,359 @@
+"""The single-agent Gymnasium environment ``ayo/Ayo-v0``.
+
+The agent plays one seat of an Ayo game against a built-in opponent. Every rule
+(legal moves, sowing, captures, the end of the game) comes from the Rust engine
+through :class:`ayo.Game`; this module only translates between the engine and
+Gymnasium's API.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, Literal
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+
+from ayo import display
+from ayo._ayo import Game, Outcome, Rules
+
+__all__ = [
+    "AyoEnv",
+    "EpisodeOverError",
+    "Opponent",
+    "Seat",
+    "observation_opponent",
+    "seat_view",
+]
+
+#: An opponent policy: given a copy of the game (its player to move is the
+#: opponent), return an action 0..5 relative to the mover.
+Opponent = Callable[[Game], int]
+#: The agent's seat: 0 (South), 1 (North), or chosen at each reset.
+Seat = Literal[0, 1, "alternate", "random"]
+
+Observation = dict[str, Any]
+
+_REWARDS = ("win_loss", "seed_difference")
+_ILLEGAL = ("raise", "penalize")
+_PERSPECTIVES = ("mover", "absolute")
+
+
+class EpisodeOverError(ResetNeeded, ValueError):
+    """``step`` was called before ``reset`` or after the episode ended."""
+
+
+def seat_view(game: Game, seat: int) -> npt.NDArray[np.float32]:
+    """Board and stores of ``game`` seen from ``seat``, as ``float32`` ``(14,)``.
+
+    Seat ``seat``'s row comes first (its pits in sowing order, so index ``i``
+    is its action ``i``), then the other row, then its store and the other
+    store. When ``seat`` is to move this is ``game.observation("mover")``;
+    it is built from ``game.observation("absolute")`` so that it also holds
+    when the other player is to move (for instance in a final position).
+    """
+    absolute = game.observation("absolute")
+    if seat == 0:
+        return absolute
+    return np.concatenate([absolute[6:12], absolute[0:6], absolute[13:14], absolute[12:13]])
+
+
+def observation_opponent(
+    policy: Callable[[Observation], Any], perspective: Literal["mover", "absolute"] = "mover"
+) -> Opponent:
+    """Turn a policy over this environment's observations into an opponent.
+
+    ``policy`` receives ``{"observation": ..., "action_mask": ...}`` exactly as
+    the agent would in the opponent's seat (``perspective`` as in
+    :class:`AyoEnv`) and returns an action; this is how a frozen copy of a
+    trained agent plays the other seat in self-play, e.g. with
+    sb3-contrib: ``observation_opponent(lambda obs: frozen.predict(obs,
+    action_masks=obs["action_mask"].astype(bool), deterministic=True)[0])``.
+    """
+    if perspective not in _PERSPECTIVES:
+        raise ValueError(f"perspective must be one of {_PERSPECTIVES}, not {perspective!r}")
+
+    def play(game: Game) -> int:
+        obs = {
+            "observation": game.observation(perspective),
+            "action_mask": game.action_mask().astype(np.int8),
+        }
+        return operator.index(np.asarray(policy(obs)).item())
+
+    return play
+
+
+class AyoEnv(gym.Env[Observation, np.int64]):
+    """One seat of an Ayo game against a built-in opponent.
+
+    Args:
+        rules: a :class:`ayo.Rules` or a preset name (``"ayoayo"``, ``"ayo"``,
+            ``"olopon"``, ``"oware"``).
+        opponent: ``"random"`` (uniformly random legal moves drawn from the
+            environment's ``np_random``, so seeded resets reproduce them) or any
+            callable ``(game) -> action``; it gets a copy of the game with the
+            opponent to move (see :func:`observation_opponent` for policies that
+            take observations).
+        agent_seat: ``0`` (South, moves first), ``1`` (North), ``"alternate"``
+            (South in the first episode, then alternating; a seeded reset starts
+            again with South) or ``"random"`` (drawn from ``np_random``). A reset
+            may name the seat with ``options={"agent_seat": 0 or 1}``.
+        perspective: ``"mover"`` (default: the agent's own row first, index
+            ``i`` being action ``i``, then the opponent's row, the agent's store
+            and the opponent's) or ``"absolute"`` (South's row, North's row,
+            South's store, North's store).
+        reward: ``"win_loss"`` (+1 win, 0 draw, -1 loss, at the end only) or
+            ``"seed_difference"``: each step gives the change in (agent's store -
+            opponent's store) over the agent's move and the opponent's reply;
+            at the end the final scores (after any end-of-game share-out of the
+            seeds left on the board) are used, so an episode's return is the
+            final margin in seeds (or the store margin when it is truncated).
+        illegal_action: ``"raise"`` (default: :class:`ayo.IllegalMoveError`,
+            nothing changes) or ``"penalize"`` (reward ``illegal_penalty``, the
+            episode terminates with ``info["illegal_action"]`` set).
+        illegal_penalty: the reward of an illegal action when penalized.
+        render_mode: ``None``, ``"ansi"`` (text board) or ``"rgb_array"``
+            (``uint8`` image drawn with numpy).
+
+    Observations are dicts: ``"observation"`` (``float32`` seed counts, shape
+    ``(14,)``, in ``[0, total_seeds]``) and ``"action_mask"`` (``int8``, shape
+    ``(6,)``, 1 for legal actions; all 0 once the episode is over). The mask is
+    also ``info["action_mask"]`` and :meth:`action_masks` (sb3-contrib's
+    ``MaskablePPO`` convention). ``terminated`` marks a real end of the game
+    (``info["outcome"]`` is the :class:`ayo.Outcome`) or a penalized illegal
+    action; truncation comes from ``max_episode_steps`` (``gymnasium.make``'s
+    ``TimeLimit``).
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium declares it so)
+        "render_modes": ["ansi", "rgb_array"],
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | str = "ayoayo",
+        opponent: Literal["random"] | Opponent = "random",
+        agent_seat: Seat = 0,
+        perspective: Literal["mover", "absolute"] = "mover",
+        reward: Literal["win_loss", "seed_difference"] = "win_loss",
+        illegal_action: Literal["raise", "penalize"] = "raise",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        """Check the options and build the spaces (see the class docstring)."""
+        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        if not (opponent == "random" or callable(opponent)):
+            raise ValueError(f'opponent must be "random" or a callable, not {opponent!r}')
+        if agent_seat not in (0, 1, "alternate", "random") or isinstance(agent_seat, bool):
+            raise ValueError(
+                f'agent_seat must be 0, 1, "alternate" or "random", not {agent_seat!r}'
+            )
+        if perspective not in _PERSPECTIVES:
+            raise ValueError(f"perspective must be one of {_PERSPECTIVES}, not {perspective!r}")
+        if reward not in _REWARDS:
+            raise ValueError(f"reward must be one of {_REWARDS}, not {reward!r}")
+        if illegal_action not in _ILLEGAL:
+            raise ValueError(f"illegal_action must be one of {_ILLEGAL}, not {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
+            )
+        self.opponent = opponent
+        self.agent_seat_option: Seat = agent_seat
+        self.perspective = perspective
+        self.reward_kind = reward
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+
+        self.action_space = spaces.Discrete(self.rules.num_actions)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0, high=float(self.rules.total_seeds), shape=(14,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(
+                    low=0, high=1, shape=(self.rules.num_actions,), dtype=np.int8
+                ),
+            }
+        )
+        self._game: Game | None = None
+        self._seat = 0
+        self._episodes = 0
+        self._done = False
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def game(self) -> Game:
+        """The game being played (read it; playing on it would confuse the episode)."""
+        if self._game is None:
+            raise EpisodeOverError("call reset() first")
+        return self._game
+
+    @property
+    def agent_seat(self) -> int:
+        """The agent's seat in the current episode: 0 (South) or 1 (North)."""
+        return self._seat
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Legal actions now, as a ``bool`` array (sb3-contrib ``MaskablePPO``)."""
+        return self._mask().astype(bool)
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        game = self._game
+        if game is None or self._done or game.is_over or game.to_move != self._seat:
+            return np.zeros(self.rules.num_actions, dtype=np.int8)
+        return game.action_mask().astype(np.int8)
+
+    def _observation(self) -> Observation:
+        game = self.game
+        board = (
+            game.observation("absolute")
+            if self.perspective == "absolute"
+            else seat_view(game, self._seat)
+        )
+        return {"observation": board, "action_mask": self._mask()}
+
+    def _info(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "action_mask": self._mask(),
+            "agent_seat": self._seat,
+            "to_move": int(game.to_move),
+            "ply": int(game.ply),
+        }
+
+    def _margin(self) -> int:
+        """The agent's store minus the opponent's (final scores once over)."""
+        game = self.game
+        outcome = game.outcome
+        scores = outcome.scores if outcome is not None else tuple(int(s) for s in game.stores)
+        return int(scores[self._seat]) - int(scores[1 - self._seat])
+
+    def _opponent_action(self, game: Game) -> int:
+        if self.opponent == "random":
+            legal = game.legal_moves()
+            return int(legal[int(self.np_random.integers(len(legal)))])
+        assert callable(self.opponent)
+        return operator.index(np.asarray(self.opponent(game.copy())).item())
+
+    def _opponent_turns(self) -> list[int]:
+        """Let the opponent move until the agent is to move or the game ends."""
+        game = self.game
+        played = []
+        while not game.is_over and game.to_move != self._seat:
+            action = self._opponent_action(game)
+            game.play(action)
+            played.append(action)
+        return played
+
+    # -------------------------------------------------------------- gymnasium
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Start an episode; the opponent moves first when it has South's seat.
+
+        ``options`` may hold ``"agent_seat"`` (0 or 1, this episode only) and
+        ``"position"`` (a position record to start from instead of the rules'
+        start). A seeded reset also restarts the ``"alternate"`` seat order.
+        """
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = set(options) - {"agent_seat", "position"}
+        if unknown:
+            raise ValueError(f"unknown reset options: {sorted(unknown)}")
+        if seed is not None:
+            self._episodes = 0
+        seat: Any = options.get("agent_seat", self.agent_seat_option)
+        if seat == "alternate":
+            seat = self._episodes % 2
+        elif seat == "random":
+            seat = int(self.np_random.integers(2))
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise ValueError(f"agent_seat must be 0 or 1, not {seat!r}")
+        position = options.get("position")
+        game = Game(self.rules, position) if position is not None else Game(self.rules)
+        if game.is_over:
+            raise ValueError("the start position is already over")
+        self._episodes += 1
+        self._game, self._seat, self._done = game, int(seat), False
+        opening = self._opponent_turns()
+        if game.is_over:
+            raise ValueError("the game ended on the opponent's opening moves")
+        info = self._info()
+        info["opponent_moves"] = opening
+        return self._observation(), info
+
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play the agent's ``action`` (0..5, relative to the agent) and the opponent's reply.
+
+        Returns ``(observation, reward, terminated, truncated, info)``; ``info``
+        has ``"action_mask"``, ``"opponent_moves"`` (the opponent's actions this
+        step) and, at the end of the game, ``"outcome"``. An action outside
+        0..5 raises ``ValueError``; an illegal one raises
+        :class:`ayo.IllegalMoveError` or is penalized (``illegal_action``).
+        Either way a raised error leaves the environment as it was.
+        """
+        if self._game is None or self._done:
+            raise EpisodeOverError("the episode is over: call reset()")
+        try:
+            a = operator.index(action)
+        except TypeError as err:
+            raise ValueError(f"an action is an integer 0..5, not {action!r}") from err
+        if not self.action_space.contains(a):
+            raise ValueError(f"action {a} is outside the action space 0..5")
+        game = self._game
+        if not game.is_legal(a):
+            if self.illegal_action == "raise":
+                game.play(a)  # raises IllegalMoveError with the engine's reason
+                raise AssertionError("unreachable: an illegal move was played")
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = a
+            info["opponent_moves"] = []
+            return self._observation(), self.illegal_penalty, True, False, info
+        before = self._margin()
+        ply = game.ply
+        game.play(a)
+        try:
+            replies = self._opponent_turns()
+        except BaseException:
+            while game.ply > ply:
+                game.undo()
+            raise
+        terminated = game.is_over
+        outcome: Outcome | None = game.outcome
+        if self.reward_kind == "seed_difference":
+            reward = float(self._margin() - before)
+        elif outcome is not None:
+            reward = float(outcome.result_for(self._seat))
+        else:
+            reward = 0.0
+        self._done = terminated
+        info = self._info()
+        info["opponent_moves"] = replies
+        if outcome is not None:
+            info["outcome"] = outcome
+        return self._observation(), reward, terminated, False, info
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board as text (``"ansi"``) or an RGB image (``"rgb_array"``)."""
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode")
+            return None
+        if self.render_mode == "ansi":
+            return display.text(self.game)
+        return display.rgb_array(self.game)
+
+    def __repr__(self) -> str:
+        return (
+            f"AyoEnv(rules={self.rules.preset or self.rules!s}, "
+            f"agent_seat={self.agent_seat_option!r}, reward={self.reward_kind!r})"
+        )

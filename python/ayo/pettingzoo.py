@@ -1,0 +1,267 @@
+"""A PettingZoo AEC environment for Ayo: both seats are agents.
+
+>>> from ayo.pettingzoo import env
+>>> e = env(rules="oware")
+>>> e.reset(seed=0)
+>>> e.agent_selection
+'player_0'
+
+Agents are ``"player_0"`` (South, pits 0..5, moves first) and ``"player_1"``
+(North). Each observation is a dict with ``"observation"`` (``float32`` seed
+counts, shape ``(14,)``: with the default ``perspective="mover"`` the
+observing agent's own row, the other row, its store, the other store) and
+``"action_mask"`` (``int8``, shape ``(6,)``, all 0 unless it is that agent's
+turn). Actions are 0..5, the acting agent's own pits in sowing order.
+
+Every rule comes from :class:`ayo.Game` (the Rust engine); this module only
+translates. Unlike PettingZoo's classic games, ``copy.deepcopy`` and
+``pickle`` keep a game in progress: the engine's ``Game`` carries its whole
+history.
+
+Requires the ``pettingzoo`` extra (``pip install "ayo[pettingzoo]"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ayo import display
+from ayo._ayo import Game, Rules
+from ayo.envs.ayo_env import seat_view
+
+__all__ = ["AGENTS", "env", "raw_env"]
+
+AGENTS = ("player_0", "player_1")
+
+Observation = dict[str, Any]
+
+_REWARDS = ("win_loss", "seed_difference")
+_ILLEGAL = ("raise", "penalize")
+
+
+def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
+    """A :class:`raw_env` inside PettingZoo's usual checking wrappers.
+
+    Keyword arguments go to :class:`raw_env`. The wrappers check that actions
+    are in 0..5 and that ``reset`` comes before ``step``.
+    """
+    e: AECEnv[str, Observation, int] = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped base
+    """Two-player Ayo as an AEC environment.
+
+    Args:
+        rules: a :class:`ayo.Rules` or a preset name.
+        perspective: ``"mover"`` (each agent sees its own row first) or
+            ``"absolute"`` (South's row, North's row, South's store, North's).
+        reward: ``"win_loss"`` (+1/0/-1 to each agent when the game ends) or
+            ``"seed_difference"`` (after every move, each agent gets the change
+            in its store minus the other's; at the end the final scores are
+            used, after any share-out of the seeds left on the board, so an
+            agent's total is its final margin in seeds).
+        illegal_action: ``"raise"`` (default: :class:`ayo.IllegalMoveError`,
+            nothing changes) or ``"penalize"`` (the mover gets
+            ``illegal_reward``, the other agent 0, and the game terminates; as
+            PettingZoo's classic games do).
+        illegal_reward: the mover's reward for a penalized illegal action.
+        max_plies: truncate the game after this many moves in all (both
+            agents' moves count), or ``None``. The default 1000 is a safety
+            net: ``ayoayo`` has no move limit or repetition rule, so nothing
+            else bounds a game between players that avoid capturing.
+        render_mode: ``None``, ``"ansi"`` or ``"rgb_array"``.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium declares it so)
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "ayo_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        rules: Rules | str = "ayoayo",
+        perspective: Literal["mover", "absolute"] = "mover",
+        reward: Literal["win_loss", "seed_difference"] = "win_loss",
+        illegal_action: Literal["raise", "penalize"] = "raise",
+        illegal_reward: float = -1.0,
+        max_plies: int | None = 1000,
+        render_mode: str | None = None,
+    ) -> None:
+        """Check the options and build the spaces (see the class docstring)."""
+        super().__init__()
+        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        if perspective not in ("mover", "absolute"):
+            raise ValueError(f'perspective must be "mover" or "absolute", not {perspective!r}')
+        if reward not in _REWARDS:
+            raise ValueError(f"reward must be one of {_REWARDS}, not {reward!r}")
+        if illegal_action not in _ILLEGAL:
+            raise ValueError(f"illegal_action must be one of {_ILLEGAL}, not {illegal_action!r}")
+        if max_plies is not None and (isinstance(max_plies, bool) or max_plies < 1):
+            raise ValueError(f"max_plies must be a positive integer or None, not {max_plies!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
+            )
+        self.perspective = perspective
+        self.reward_kind = reward
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.max_plies = max_plies
+        self.render_mode = render_mode
+
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        n = self.rules.num_actions
+        self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0.0, float(self.rules.total_seeds), shape=(14,), dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+                }
+            )
+            for a in AGENTS
+        }
+        self.game = Game(self.rules)
+        self._over = False
+        self._start_episode(Game(self.rules))
+
+    def _start_episode(self, game: Game) -> None:
+        self.game = game
+        self._over = False
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[self.game.to_move]
+        self._refresh_masks()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for both)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``: ``Discrete(6)``."""
+        return self.action_spaces[agent]
+
+    def _mask(self, agent: str) -> npt.NDArray[np.int8]:
+        seat = AGENTS.index(agent)
+        if self._over or self.game.is_over or self.game.to_move != seat:
+            return np.zeros(self.rules.num_actions, dtype=np.int8)
+        return self.game.action_mask().astype(np.int8)
+
+    def _refresh_masks(self) -> None:
+        for agent in self.agents:
+            self.infos[agent]["action_mask"] = self._mask(agent)
+
+    def observe(self, agent: str) -> Observation:
+        """``agent``'s observation of the current position."""
+        seat = AGENTS.index(agent)
+        board = (
+            self.game.observation("absolute")
+            if self.perspective == "absolute"
+            else seat_view(self.game, seat)
+        )
+        return {"observation": board, "action_mask": self._mask(agent)}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game from the rules' start position.
+
+        The game has no randomness: ``seed`` only seeds the agents' action
+        spaces, so that ``action_space(agent).sample()`` is reproducible.
+        ``options`` may hold ``"position"``, a position record to start from.
+        """
+        options = dict(options or {})
+        position = options.pop("position", None)
+        game = Game(self.rules, position) if position is not None else Game(self.rules)
+        if game.is_over:
+            raise ValueError("the start position is already over")
+        if seed is not None:
+            for i, agent in enumerate(AGENTS):
+                self.action_spaces[agent].seed(seed + i)
+        self._start_episode(game)
+
+    def _margins(self) -> tuple[int, int]:
+        outcome = self.game.outcome
+        if outcome is not None:
+            south, north = outcome.scores
+        else:
+            south, north = (int(s) for s in self.game.stores)
+        return int(south) - int(north), int(north) - int(south)
+
+    def step(self, action: int) -> None:
+        """Play ``action`` (0..5) for ``agent_selection``.
+
+        A dead agent's step (``None`` after the game ended) removes it, as the
+        AEC API requires. An illegal action raises :class:`ayo.IllegalMoveError`
+        (state unchanged) or is penalized (``illegal_action``).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = int(action)
+        if not self.game.is_legal(a):
+            if self.illegal_action == "raise":
+                self.game.play(a)  # raises IllegalMoveError with the engine's reason
+                raise AssertionError("unreachable: an illegal move was played")
+            self._over = True
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards[agent] = self.illegal_reward
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent]["illegal_action"] = a
+            self._cumulative_rewards[agent] = 0.0
+            self._refresh_masks()
+            self._accumulate_rewards()
+            return
+        before = self._margins()
+        self._cumulative_rewards[agent] = 0.0
+        self.game.play(a)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        outcome = self.game.outcome
+        if self.reward_kind == "seed_difference":
+            after = self._margins()
+            for seat, name in enumerate(AGENTS):
+                self.rewards[name] = float(after[seat] - before[seat])
+        elif outcome is not None:
+            for seat, name in enumerate(AGENTS):
+                self.rewards[name] = float(outcome.result_for(seat))
+        if outcome is not None:
+            self._over = True
+            self.terminations = dict.fromkeys(self.agents, True)
+            for name in self.agents:
+                self.infos[name]["outcome"] = outcome
+        elif self.max_plies is not None and self.game.ply >= self.max_plies:
+            self._over = True
+            self.truncations = dict.fromkeys(self.agents, True)
+        self.agent_selection = AGENTS[self.game.to_move]
+        self._refresh_masks()
+        self._accumulate_rewards()
+
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The board as text (``"ansi"``) or an RGB image (``"rgb_array"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if self.render_mode == "ansi":
+            return display.text(self.game)
+        return display.rgb_array(self.game)
+
+    def close(self) -> None:
+        """Nothing to release."""
