@@ -1,0 +1,196 @@
+//! Property tests: invariants that must hold for every rule set and every game.
+
+use ayo_core::trace::sow_seed_by_seed;
+use ayo_core::{
+    playout, record, Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, Move, Player, Position, Repetition,
+    RuleParams, Rules, StuckSeeds,
+};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn any_rules() -> impl Strategy<Value = Rules> {
+    let enums = (
+        any::<bool>(),
+        prop_oneof![Just(Capture::Across), Just(Capture::TwoThree), Just(Capture::CollectFour)],
+        any::<bool>(),
+        prop_oneof![Just(FoursTo::Mover), Just(FoursTo::PitOwner)],
+        any::<bool>(),
+        prop_oneof![Just(GrandSlam::Allowed), Just(GrandSlam::NoCapture)],
+        prop_oneof![Just(Feeding::Off), Just(Feeding::Strict), Just(Feeding::IfPossible)],
+        prop_oneof![Just(StuckSeeds::ToOpponent), Just(StuckSeeds::OwnSide)],
+    );
+    let numbers = (
+        1u8..=6,
+        proptest::option::of(1u16..=40),
+        proptest::option::of(1u16..=80),
+        prop_oneof![Just(Repetition::Off), Just(Repetition::OwnSide)],
+        prop_oneof![Just(Player::South), Just(Player::North)],
+    );
+    (enums, numbers).prop_filter_map(
+        "target above the seeds in play",
+        |(
+            (relay, capture, capturing_seed_taken, fours_to, skip_origin, grand_slam, feeding, stuck_seeds),
+            (seeds_per_pit, target, move_limit, repetition, first_player),
+        )| {
+            Rules::new(RuleParams {
+                relay,
+                capture,
+                capturing_seed_taken,
+                fours_to,
+                skip_origin,
+                grand_slam,
+                feeding,
+                stuck_seeds,
+                target,
+                move_limit,
+                repetition,
+                seeds_per_pit,
+                first_player,
+            })
+            .ok()
+        },
+    )
+}
+
+/// Plays a seeded random game of at most `plies` moves, calling `check` on every position.
+fn random_game(rules: Rules, seed: u64, plies: usize, mut check: impl FnMut(&Game)) -> Game {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut game = Game::new(rules);
+    for _ in 0..plies {
+        check(&game);
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        game.play(moves[rng.random_range(0..moves.len())]).expect("a listed move is legal");
+    }
+    check(&game);
+    game
+}
+
+fn total_seeds(p: &Position) -> u32 {
+    p.board_seeds() + u32::from(p.stores()[0]) + u32::from(p.stores()[1])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn seeds_are_conserved(rules in any_rules(), seed in any::<u64>()) {
+        random_game(rules, seed, 120, |g| {
+            assert_eq!(total_seeds(g.position()), u32::from(rules.total_seeds()));
+            if let Some(o) = g.outcome() {
+                if o.reason != EndReason::Target {
+                    assert_eq!(u32::from(o.scores[0] + o.scores[1]), u32::from(rules.total_seeds()));
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn legal_list_and_is_legal_agree(rules in any_rules(), seed in any::<u64>()) {
+        random_game(rules, seed, 80, |g| {
+            let legal = g.legal_moves();
+            assert!(legal.windows(2).all(|w| w[0] < w[1]), "ascending");
+            assert_eq!(g.legal_action_mask().count_ones() as usize, legal.len());
+            let pos = g.position();
+            let ended_by_repetition = g.outcome().is_some_and(|o| o.reason == EndReason::Repetition);
+            for pit in 0..12u8 {
+                let mv = Move::new(pit).unwrap();
+                assert_eq!(legal.contains(&mv), g.is_legal(mv), "pit {pit}");
+                if !ended_by_repetition {
+                    // A lone position sees every end but repetition.
+                    assert_eq!(legal.contains(&mv), pos.is_legal(&rules, mv), "pit {pit} (position)");
+                }
+            }
+            if !ended_by_repetition {
+                assert_eq!(pos.legal_moves(&rules), legal);
+                let children: Vec<Move> = pos.children(&rules).iter().map(|c| c.0).collect();
+                assert_eq!(children.as_slice(), legal.as_slice());
+                for (mv, next) in pos.children(&rules) {
+                    assert_eq!(pos.play(&rules, mv).unwrap(), next);
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn fast_engine_matches_seed_by_seed_reference(rules in any_rules(), seed in any::<u64>()) {
+        random_game(rules, seed, 80, |g| {
+            let pos = g.position();
+            for pit in 0..12u8 {
+                let mv = Move::new(pit).unwrap();
+                if !pos.to_move().owns(mv.pit()) || pos.seeds(mv.pit()) == 0 {
+                    continue;
+                }
+                let fast = pos.try_play_unchecked(&rules, mv);
+                let slow = sow_seed_by_seed(&rules, pos, mv).map(|(_, setup)| Position::from_setup_unchecked(&setup));
+                assert_eq!(fast, slow, "pit {pit} from {}", record::position_to_text(&rules, pos));
+                if let Some(next) = fast {
+                    // The incremental key equals the key computed from scratch.
+                    assert_eq!(next.hash(), Position::from_setup_unchecked(&next.to_setup()).hash());
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn play_then_undo_restores(rules in any_rules(), seed in any::<u64>()) {
+        let game = random_game(rules, seed, 60, |_| {});
+        let mut back = game.clone();
+        let positions = game.positions().to_vec();
+        for i in (0..game.moves().len()).rev() {
+            back.undo().expect("a move to undo");
+            assert_eq!(*back.position(), positions[i]);
+            assert_eq!(back.position().hash(), positions[i].hash());
+            assert_eq!(back.outcome(), None);
+        }
+        assert!(back.undo().is_none());
+        assert_eq!(back, Game::new(rules));
+    }
+
+    #[test]
+    fn records_round_trip(rules in any_rules(), seed in any::<u64>()) {
+        let game = random_game(rules, seed, 60, |g| {
+            let text = record::position_to_text(&rules, g.position());
+            let (r, p) = record::parse_position(&text).unwrap();
+            assert_eq!((r, p), (rules, *g.position()));
+            assert_eq!(record::position_to_text(&r, &p), text);
+        });
+        let text = game.record();
+        let parsed = Game::from_record(&text).unwrap();
+        assert_eq!(&parsed, &game);
+        assert_eq!(parsed.record(), text);
+        assert_eq!(parsed.outcome(), game.outcome());
+        let json = serde_json::to_string(&rules).unwrap();
+        assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), rules);
+        assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
+    }
+
+    #[test]
+    fn same_seed_same_game(rules in any_rules(), seed in any::<u64>()) {
+        let run = || {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            playout::random_playout(&rules, Position::start(&rules), &mut rng, 500)
+        };
+        assert_eq!(run(), run());
+        assert_eq!(random_game(rules, seed, 50, |_| {}), random_game(rules, seed, 50, |_| {}));
+    }
+
+    #[test]
+    fn playouts_end_as_the_rules_say(rules in any_rules(), seed in any::<u64>()) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let p = playout::random_playout(&rules, Position::start(&rules), &mut rng, 300);
+        assert_eq!(total_seeds(&p.last), u32::from(rules.total_seeds()));
+        match p.outcome {
+            None => {
+                assert_eq!(p.plies, 300);
+                assert!(p.last.outcome(&rules).is_none());
+            }
+            // Repetition needs the history; every other end is seen from the last position alone.
+            Some(o) if o.reason == EndReason::Repetition => assert_eq!(rules.repetition(), Repetition::OwnSide),
+            Some(o) => assert_eq!(p.last.outcome(&rules), Some(o)),
+        }
+    }
+}
