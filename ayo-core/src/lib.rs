@@ -56,3 +56,8 @@ pub use rules::{
     StuckSeeds, MAX_SEEDS_PER_PIT, PARAM_NAMES,
 };
 pub use trace::{Event, LapEnd};
+
+/// The README's Rust quick start, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test. Safe to re-run; quick when set up.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+echo "== Rust: format, lints, tests, docs"
+rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt clippy
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --locked
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+# The fuzz targets build on stable (running them needs cargo-fuzz; see README).
+cargo check --manifest-path fuzz/Cargo.toml --locked
+
+echo "== C and C++"
+bash ci/c.sh
+
+echo "== Python"
+bash ci/python.sh
