@@ -52,8 +52,13 @@ fn with_attrs<'py>(py: Python<'py>, err: PyErr, attrs: &[(&str, Bound<'py, PyAny
 
 /// `IllegalMoveError` with its `reason`.
 pub(crate) fn illegal(py: Python<'_>, e: IllegalMove) -> PyErr {
-    let err = IllegalMoveError::new_err(e.to_string());
-    let kind = pyo3::types::PyString::new(py, e.kind()).into_any();
+    illegal_kind(py, e.kind(), e.to_string())
+}
+
+/// `IllegalMoveError` with reason `kind` (an `IllegalMove::kind`) and a message.
+pub(crate) fn illegal_kind(py: Python<'_>, kind: &str, message: String) -> PyErr {
+    let err = IllegalMoveError::new_err(message);
+    let kind = pyo3::types::PyString::new(py, kind).into_any();
     with_attrs(py, err, &[("reason", kind)])
 }
 

@@ -5,7 +5,7 @@ use ayo_core::{
     record, EndReason, Game, IllegalMove, Move, Outcome, Player, Position, Rules, Setup, Status,
 };
 use numpy::PyArray1;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
@@ -132,9 +132,58 @@ fn parse_position(
     }
 }
 
-/// A Python int as a `u8` move index, or the out-of-range error.
-fn small(value: i64, err: IllegalMove) -> Result<u8, IllegalMove> {
-    u8::try_from(value).map_err(|_| err)
+/// A Python int argument (anything with `__index__`, numpy integers included):
+/// its value, or its text when it does not fit an `i64`. Other types raise `TypeError`.
+pub(crate) struct Int(Result<i64, String>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<i64>() {
+            Ok(i) => Ok(Int(Ok(i))),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Ok(Int(Err(obj.str()?.to_string())))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The move for a mover-relative action, or why there is none.
+fn action_move(pos: &Position, action: &Int) -> Result<Move, Illegal> {
+    let a = match action.0 {
+        Ok(a) => a,
+        Err(ref big) => {
+            return Err(Illegal::Big(
+                "action_out_of_range",
+                format!("action {big} is out of range (actions are 0..=5)"),
+            ))
+        }
+    };
+    let small = u8::try_from(a).map_err(|_| IllegalMove::ActionOutOfRange { action: a })?;
+    Ok(pos.move_for_action(small)?)
+}
+
+/// An illegal move: the core's reason, or a number too large for it.
+enum Illegal {
+    Core(IllegalMove),
+    Big(&'static str, String),
+}
+
+impl From<IllegalMove> for Illegal {
+    fn from(e: IllegalMove) -> Illegal {
+        Illegal::Core(e)
+    }
+}
+
+impl Illegal {
+    fn into_py(self, py: Python<'_>) -> PyErr {
+        match self {
+            Illegal::Core(e) => errors::illegal(py, e),
+            Illegal::Big(kind, message) => errors::illegal_kind(py, kind, message),
+        }
+    }
 }
 
 /// A JSON value as a Python object.
@@ -180,16 +229,8 @@ impl PyGame {
         self.inner.position()
     }
 
-    /// The move for a mover-relative action.
-    fn action_move(&self, action: i64) -> Result<Move, IllegalMove> {
-        let a = small(action, IllegalMove::ActionOutOfRange { action })?;
-        self.position().move_for_action(a)
-    }
-
-    fn trace_of(&self, py: Python<'_>, action: i64) -> PyResult<Trace> {
-        let mv = self
-            .action_move(action)
-            .map_err(|e| errors::illegal(py, e))?;
+    fn trace_of(&self, py: Python<'_>, action: &Int) -> PyResult<Trace> {
+        let mv = action_move(self.position(), action).map_err(|e| e.into_py(py))?;
         self.inner.trace(mv).map_err(|e| errors::illegal(py, e))
     }
 
@@ -339,23 +380,26 @@ impl PyGame {
     }
 
     /// Whether `action` (0..=5) is legal now; any other number is not.
-    fn is_legal(&self, action: i64) -> bool {
-        self.action_move(action)
-            .is_ok_and(|m| self.inner.is_legal(m))
+    fn is_legal(&self, action: Int) -> bool {
+        action_move(self.position(), &action).is_ok_and(|m| self.inner.is_legal(m))
     }
 
     /// Plays mover-relative action 0..=5. Raises `IllegalMoveError` (game unchanged).
-    fn play(&mut self, py: Python<'_>, action: i64) -> PyResult<()> {
-        let mv = self
-            .action_move(action)
-            .map_err(|e| errors::illegal(py, e))?;
+    fn play(&mut self, py: Python<'_>, action: Int) -> PyResult<()> {
+        let mv = action_move(self.position(), &action).map_err(|e| e.into_py(py))?;
         self.inner.play(mv).map_err(|e| errors::illegal(py, e))
     }
 
     /// Plays absolute pit 0..=11. Raises `IllegalMoveError` (game unchanged).
-    fn play_pit(&mut self, py: Python<'_>, pit: i64) -> PyResult<()> {
-        let p =
-            small(pit, IllegalMove::PitOutOfRange { pit }).map_err(|e| errors::illegal(py, e))?;
+    fn play_pit(&mut self, py: Python<'_>, pit: Int) -> PyResult<()> {
+        let p = match pit.0 {
+            Ok(p) => u8::try_from(p).map_err(|_| IllegalMove::PitOutOfRange { pit: p }.into()),
+            Err(big) => Err(Illegal::Big(
+                "pit_out_of_range",
+                format!("pit {big} is not on the board (absolute pits are 0..=11)"),
+            )),
+        };
+        let p = p.map_err(|e| e.into_py(py))?;
         self.inner.play_pit(p).map_err(|e| errors::illegal(py, e))
     }
 
@@ -408,8 +452,8 @@ impl PyGame {
     /// The sowing of `action`, step by step: dicts such as
     /// `{"event": "drop", "pit": 3}` (events lift, relay, drop, collect,
     /// capture, grand_slam_forfeited, end). Raises `IllegalMoveError`.
-    fn trace<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyList>> {
-        let t = self.trace_of(py, action)?;
+    fn trace<'py>(&self, py: Python<'py>, action: Int) -> PyResult<Bound<'py, PyList>> {
+        let t = self.trace_of(py, &action)?;
         let out = PyList::empty(py);
         for ev in &t.events {
             let v = serde_json::to_value(ev).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -421,8 +465,8 @@ impl PyGame {
     /// The sowing of `action` in brief: `laps`, `last_pit` (absolute), `taken`
     /// (seeds into South's and North's stores during the move) and `end`
     /// ("empty_pit", "occupied", "made_four" or "two_three").
-    fn trace_summary<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, PyDict>> {
-        let t = self.trace_of(py, action)?;
+    fn trace_summary<'py>(&self, py: Python<'py>, action: Int) -> PyResult<Bound<'py, PyDict>> {
+        let t = self.trace_of(py, &action)?;
         let end = t.events.iter().rev().find_map(|e| match e {
             Event::End { reason, .. } => Some(lap_end_name(*reason)),
             _ => None,
@@ -436,8 +480,8 @@ impl PyGame {
     }
 
     /// The absolute pit where the last seed of `action` falls.
-    fn last_landing(&self, py: Python<'_>, action: i64) -> PyResult<usize> {
-        Ok(self.trace_of(py, action)?.last_pit)
+    fn last_landing(&self, py: Python<'_>, action: Int) -> PyResult<usize> {
+        Ok(self.trace_of(py, &action)?.last_pit)
     }
 
     /// The game record: start position ` | ` moves (mover-relative pits 1..=6).
