@@ -207,7 +207,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
             south, north = (int(s) for s in self.game.stores)
         return int(south) - int(north), int(north) - int(south)
 
-    def step(self, action: int) -> None:
+    def step(self, action: int | None) -> None:
         """Play ``action`` (0..5) for ``agent_selection``.
 
         A dead agent's step (``None`` after the game ended) removes it, as the
@@ -218,6 +218,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} is playing: its action cannot be None")
         a = int(action)
         if not self.game.is_legal(a):
             if self.illegal_action == "raise":

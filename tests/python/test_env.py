@@ -263,7 +263,8 @@ def test_observation_opponent() -> None:
     def policy(obs: dict[str, Any]) -> np.int64:
         seen.append(obs)
         mask: np.ndarray[Any, np.dtype[np.int8]] = obs["action_mask"]
-        return np.int64(int(np.flatnonzero(mask).max()))
+        action: np.int64 = np.int64(int(np.flatnonzero(mask).max()))
+        return action
 
     env = AyoEnv("oware", opponent=observation_opponent(policy), agent_seat=1)
     _, info = env.reset(seed=0)
