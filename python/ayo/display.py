@@ -459,8 +459,7 @@ def text(game: Game, *, color: bool = False) -> str:
     bold, rev, reset = ("\x1b[1m", "\x1b[7m", "\x1b[0m") if color else ("", "", "")
 
     def cell(pit: int) -> str:
-        s = f"{board[pit]:>2}"
-        s = f"[{s}]" if pit == last else f" {s} "
+        s = f"[{board[pit]}]".rjust(4) if pit == last else f" {board[pit]:>2} "
         return f"{rev}{s}{reset}" if color and pit == last else s
 
     def mark(player: int) -> str:
