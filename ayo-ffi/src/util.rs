@@ -177,6 +177,9 @@ pub(crate) unsafe fn write_array<T: Copy>(
     arg: &str,
 ) -> Result<(), Fail> {
     need(count, "count")?;
+    if cap > 0 {
+        need(buf, arg)?;
+    }
     let needed = items.len() + extra;
     if cap < needed {
         // SAFETY: checked non-NULL above; valid by the caller's contract.
@@ -186,10 +189,10 @@ pub(crate) unsafe fn write_array<T: Copy>(
             format!("`{arg}` holds {cap}; {needed} are needed"),
         ));
     }
-    if cap > 0 {
-        need(buf, arg)?;
-        // SAFETY: `buf` holds at least `needed >= items.len()` elements and
-        // cannot overlap `items`, which the library owns.
+    if !items.is_empty() {
+        // SAFETY: `buf` is non-NULL (cap >= needed > 0) and holds at least
+        // `needed >= items.len()` elements; it cannot overlap `items`, which
+        // the library owns.
         unsafe { std::ptr::copy_nonoverlapping(items.as_ptr(), buf, items.len()) };
     }
     // SAFETY: as above.
@@ -253,7 +256,8 @@ mod tests {
         );
         let r = unsafe { write_str("x", std::ptr::null_mut(), 0, &mut n) };
         assert_eq!((r.unwrap_err().code, n), (ayo_result::BufferTooSmall, 2));
-        let r = unsafe { write_str("x", std::ptr::null_mut(), 4, &mut n) };
-        assert_eq!(r.unwrap_err().code, ayo_result::NullArgument);
+        n = 99;
+        let r = unsafe { write_str("xyzzy", std::ptr::null_mut(), 4, &mut n) };
+        assert_eq!((r.unwrap_err().code, n), (ayo_result::NullArgument, 99));
     }
 }

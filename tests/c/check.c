@@ -1,0 +1,38 @@
+/* The check counters shared by the C tests of the ayo C API. */
+#include "check.h"
+
+#include "ayo.h"
+
+long check_passed = 0;
+long check_failed = 0;
+const char *check_context = "";
+
+int check_one(int ok, const char *expr, const char *file, int line) {
+  if (ok) {
+    check_passed++;
+  } else {
+    check_failed++;
+    fprintf(stderr, "FAIL %s:%d [%s] %s\n", file, line, check_context, expr);
+  }
+  return ok;
+}
+
+int check_result(int got, int want, const char *expr, const char *file, int line) {
+  if (got == want) {
+    check_passed++;
+    return 1;
+  }
+  check_failed++;
+  {
+    const char *g = ayo_result_name(got), *w = ayo_result_name(want);
+    fprintf(stderr, "FAIL %s:%d [%s] %s returned %s (%d), expected %s (%d)\n", file, line,
+            check_context, expr, g ? g : "?", got, w ? w : "?", want);
+  }
+  return 0;
+}
+
+int check_report(const char *name) {
+  /* The plain closing line that CI reads. */
+  printf("%s: %ld passed, %ld failed\n", name, check_passed, check_failed);
+  return check_failed == 0 && check_passed > 0 ? 0 : 1;
+}

@@ -1,0 +1,25 @@
+/* The check counters shared by the C tests of the ayo C API. */
+#ifndef AYO_TEST_CHECK_H
+#define AYO_TEST_CHECK_H
+
+#include <stdio.h>
+
+extern long check_passed;
+extern long check_failed;
+
+/* Counts one check; prints the failing expression with its place and the
+ * context (`check_context`, e.g. the vector's name) when it fails. */
+#define CHECK(cond) check_one((cond) != 0, #cond, __FILE__, __LINE__)
+
+/* Checks that an ayo call returns `want`, printing both names otherwise. */
+#define CHECK_RESULT(call, want) check_result((int)(call), (int)(want), #call, __FILE__, __LINE__)
+
+extern const char *check_context;
+
+int check_one(int ok, const char *expr, const char *file, int line);
+int check_result(int got, int want, const char *expr, const char *file, int line);
+
+/* Prints "<name>: N passed, M failed" and returns the process exit code. */
+int check_report(const char *name);
+
+#endif
