@@ -4,6 +4,8 @@
 //! Run: `cargo bench -p ayo-core --bench engine`. Each throughput line is in
 //! moves (or perft leaves) per second; criterion reports the median estimate.
 
+#![allow(missing_docs)] // criterion_group! generates undocumented functions.
+
 use std::hint::black_box;
 
 use ayo_core::{playout, trace, Position, Preset, Rules};
@@ -18,7 +20,11 @@ const MAX_PLIES: u32 = 2_000;
 fn playout_moves(rules: &Rules) -> u64 {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     (0..GAMES)
-        .map(|_| u64::from(playout::random_playout(rules, Position::start(rules), &mut rng, MAX_PLIES).plies))
+        .map(|_| {
+            u64::from(
+                playout::random_playout(rules, Position::start(rules), &mut rng, MAX_PLIES).plies,
+            )
+        })
         .sum()
 }
 
@@ -47,7 +53,12 @@ fn playouts(c: &mut Criterion) {
             b.iter(|| {
                 let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
                 for _ in 0..GAMES {
-                    black_box(playout::random_playout(&rules, Position::start(&rules), &mut rng, MAX_PLIES));
+                    black_box(playout::random_playout(
+                        &rules,
+                        Position::start(&rules),
+                        &mut rng,
+                        MAX_PLIES,
+                    ));
                 }
             })
         });
@@ -76,13 +87,20 @@ fn playouts(c: &mut Criterion) {
 fn perft(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");
     g.sample_size(10);
-    for (preset, depth) in [(Preset::Ayoayo, 7), (Preset::Ayo, 7), (Preset::Olopon, 8), (Preset::Oware, 8)] {
+    for (preset, depth) in [
+        (Preset::Ayoayo, 7),
+        (Preset::Ayo, 7),
+        (Preset::Olopon, 8),
+        (Preset::Oware, 8),
+    ] {
         let rules = preset.rules();
         let start = Position::start(&rules);
         let leaves = playout::perft(&rules, &start, depth);
         println!("perft {} depth {depth}: {leaves} leaves", preset.name());
         g.throughput(Throughput::Elements(leaves));
-        g.bench_function(format!("{}/{depth}", preset.name()), |b| b.iter(|| playout::perft(&rules, black_box(&start), depth)));
+        g.bench_function(format!("{}/{depth}", preset.name()), |b| {
+            b.iter(|| playout::perft(&rules, black_box(&start), depth))
+        });
     }
     g.finish();
 }
@@ -93,7 +111,11 @@ fn copy(c: &mut Criterion) {
     let mut g = c.benchmark_group("copy");
     g.throughput(Throughput::Elements(positions.len() as u64));
     g.bench_function("position_x1024", |b| {
-        b.iter_batched_ref(|| vec![Position::start(&rules); 1024], |dst| dst.copy_from_slice(black_box(&positions)), BatchSize::SmallInput)
+        b.iter_batched_ref(
+            || vec![Position::start(&rules); 1024],
+            |dst| dst.copy_from_slice(black_box(&positions)),
+            BatchSize::SmallInput,
+        )
     });
     g.finish();
 }
@@ -119,7 +141,11 @@ fn laps(_: &mut Criterion) {
                 pos = next;
             }
         }
-        println!("laps per move {}: {:.2} average, {longest} longest, over {moves} moves", preset.name(), laps as f64 / moves as f64);
+        println!(
+            "laps per move {}: {:.2} average, {longest} longest, over {moves} moves",
+            preset.name(),
+            laps as f64 / moves as f64
+        );
     }
 }
 

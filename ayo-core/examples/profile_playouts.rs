@@ -9,8 +9,13 @@ fn main() {
     let t = std::time::Instant::now();
     let mut moves = 0u64;
     for _ in 0..games {
-        moves += u64::from(playout::random_playout(&rules, Position::start(&rules), &mut rng, 2000).plies);
+        moves += u64::from(
+            playout::random_playout(&rules, Position::start(&rules), &mut rng, 2000).plies,
+        );
     }
     let s = t.elapsed().as_secs_f64();
-    println!("{moves} moves in {s:.3} s: {:.1} M moves/s", moves as f64 / s / 1e6);
+    println!(
+        "{moves} moves in {s:.3} s: {:.1} M moves/s",
+        moves as f64 / s / 1e6
+    );
 }

@@ -52,7 +52,11 @@ impl Outcome {
             std::cmp::Ordering::Less => Some(Player::North),
             std::cmp::Ordering::Equal => None,
         };
-        Outcome { winner, reason, scores }
+        Outcome {
+            winner,
+            reason,
+            scores,
+        }
     }
 
     /// +1 for a win of `player`, -1 for a loss, 0 for a draw.
@@ -68,8 +72,16 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {
-            Some(w) => write!(f, "{w} wins {}-{} ({})", self.scores[0], self.scores[1], self.reason),
-            None => write!(f, "draw {}-{} ({})", self.scores[0], self.scores[1], self.reason),
+            Some(w) => write!(
+                f,
+                "{w} wins {}-{} ({})",
+                self.scores[0], self.scores[1], self.reason
+            ),
+            None => write!(
+                f,
+                "draw {}-{} ({})",
+                self.scores[0], self.scores[1], self.reason
+            ),
         }
     }
 }
@@ -128,7 +140,10 @@ impl Game {
 
     /// A new game from a setup, validated against the rules.
     pub fn from_setup(rules: Rules, setup: &Setup) -> Result<Game, SetupErrors> {
-        Ok(Game::from_position(rules, Position::from_setup(&rules, setup)?))
+        Ok(Game::from_position(
+            rules,
+            Position::from_setup(&rules, setup)?,
+        ))
     }
 
     /// A new game from a position (which must be valid for `rules`).
@@ -168,7 +183,9 @@ impl Game {
         let pos = self.position();
         let back = (pos.no_capture() as usize).min(self.history.len() - 1);
         let n = self.history.len();
-        self.history[n - 1 - back..n - 1].iter().any(|p| p.packed() == pos.packed())
+        self.history[n - 1 - back..n - 1]
+            .iter()
+            .any(|p| p.packed() == pos.packed())
     }
 
     /// The rules.
@@ -178,7 +195,9 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.history.last().expect("a game always has its start position")
+        self.history
+            .last()
+            .expect("a game always has its start position")
     }
 
     /// The start position.
@@ -206,7 +225,9 @@ impl Game {
 
     /// The legal moves as a bit set over mover-relative actions 0..=5.
     pub fn legal_action_mask(&self) -> u8 {
-        self.legal_moves().iter().fold(0, |m, mv| m | 1 << mv.action())
+        self.legal_moves()
+            .iter()
+            .fold(0, |m, mv| m | 1 << mv.action())
     }
 
     /// The legal moves with the positions they lead to.
@@ -291,7 +312,10 @@ impl Game {
     }
 
     fn is_truncated(&self) -> bool {
-        self.outcome.is_none() && self.ply_cap.is_some_and(|cap| self.moves.len() as u64 >= u64::from(cap))
+        self.outcome.is_none()
+            && self
+                .ply_cap
+                .is_some_and(|cap| self.moves.len() as u64 >= u64::from(cap))
     }
 
     /// The sowing trace of `mv` from the current position (see [`crate::trace`]).

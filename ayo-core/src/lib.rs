@@ -36,11 +36,11 @@
 mod game;
 mod hash;
 mod player;
+pub mod players;
+pub mod playout;
 mod position;
 pub mod record;
 mod rules;
-pub mod players;
-pub mod playout;
 mod sow;
 pub mod trace;
 

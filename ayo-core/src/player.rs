@@ -85,7 +85,9 @@ impl FromStr for Player {
         match s {
             "south" | "s" | "0" => Ok(Player::South),
             "north" | "n" | "1" => Ok(Player::North),
-            _ => Err(format!("`{s}` is not a player; expected south (s) or north (n)")),
+            _ => Err(format!(
+                "`{s}` is not a player; expected south (s) or north (n)"
+            )),
         }
     }
 }

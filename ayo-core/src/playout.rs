@@ -42,15 +42,28 @@ pub struct Playout {
 /// assert_eq!(board + stores, 48);
 /// assert!(outcome.scores[0] + outcome.scores[1] <= 48);
 /// ```
-pub fn random_playout<R: Rng + ?Sized>(rules: &Rules, start: Position, rng: &mut R, max_plies: u32) -> Playout {
+pub fn random_playout<R: Rng + ?Sized>(
+    rules: &Rules,
+    start: Position,
+    rng: &mut R,
+    max_plies: u32,
+) -> Playout {
     use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
     match (rules.relay(), rules.capture()) {
         (true, Capture::Across) => playout_mode::<true, ACROSS, R>(rules, start, rng, max_plies),
-        (true, Capture::TwoThree) => playout_mode::<true, TWO_THREE, R>(rules, start, rng, max_plies),
-        (true, Capture::CollectFour) => playout_mode::<true, COLLECT_FOUR, R>(rules, start, rng, max_plies),
+        (true, Capture::TwoThree) => {
+            playout_mode::<true, TWO_THREE, R>(rules, start, rng, max_plies)
+        }
+        (true, Capture::CollectFour) => {
+            playout_mode::<true, COLLECT_FOUR, R>(rules, start, rng, max_plies)
+        }
         (false, Capture::Across) => playout_mode::<false, ACROSS, R>(rules, start, rng, max_plies),
-        (false, Capture::TwoThree) => playout_mode::<false, TWO_THREE, R>(rules, start, rng, max_plies),
-        (false, Capture::CollectFour) => playout_mode::<false, COLLECT_FOUR, R>(rules, start, rng, max_plies),
+        (false, Capture::TwoThree) => {
+            playout_mode::<false, TWO_THREE, R>(rules, start, rng, max_plies)
+        }
+        (false, Capture::CollectFour) => {
+            playout_mode::<false, COLLECT_FOUR, R>(rules, start, rng, max_plies)
+        }
     }
 }
 
@@ -113,14 +126,21 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     let mut plies = 0u32;
     let track_repeats = rules.repetition() == Repetition::OwnSide;
     let feeding = rules.feeding() != Feeding::Off;
-    let mut seen = Seen { filter: [0; 4], list: Vec::new() };
+    let mut seen = Seen {
+        filter: [0; 4],
+        list: Vec::new(),
+    };
     let counters = rules.move_limit().is_some();
     let mut check_target = true;
     loop {
         // Stores change only with a capture, so the target needs checking only then.
         if check_target || counters {
             if let Some(reason) = pos.ended_by_counters(rules) {
-                return Playout { outcome: Some(pos.final_outcome(rules, reason)), plies, last: pos };
+                return Playout {
+                    outcome: Some(pos.final_outcome(rules, reason)),
+                    plies,
+                    last: pos,
+                };
             }
         }
         if track_repeats {
@@ -129,11 +149,19 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
             }
             if seen.insert(&pos) {
                 let o = pos.final_outcome(rules, EndReason::Repetition);
-                return Playout { outcome: Some(o), plies, last: pos };
+                return Playout {
+                    outcome: Some(o),
+                    plies,
+                    last: pos,
+                };
             }
         }
         if plies >= max_plies {
-            return Playout { outcome: None, plies, last: pos };
+            return Playout {
+                outcome: None,
+                plies,
+                last: pos,
+            };
         }
         let opponent = 1 - ((pos.packed() >> 112) as usize & 1);
         let next = if feeding && pos.packed() & ROW_MASK[opponent] == 0 {
@@ -154,7 +182,11 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
             }
             None => {
                 let o = pos.final_outcome(rules, EndReason::NoLegalMove);
-                return Playout { outcome: Some(o), plies, last: pos };
+                return Playout {
+                    outcome: Some(o),
+                    plies,
+                    last: pos,
+                };
             }
         }
     }
@@ -199,5 +231,8 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     if depth == 1 {
         return children.len() as u64;
     }
-    children.iter().map(|(_, p)| perft(rules, p, depth - 1)).sum()
+    children
+        .iter()
+        .map(|(_, p)| perft(rules, p, depth - 1))
+        .sum()
 }

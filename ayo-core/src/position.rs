@@ -46,7 +46,9 @@ impl Move {
         if action < 6 {
             Ok(Move(player.first_pit() as u8 + action))
         } else {
-            Err(IllegalMove::ActionOutOfRange { action: action as i64 })
+            Err(IllegalMove::ActionOutOfRange {
+                action: action as i64,
+            })
         }
     }
 
@@ -295,17 +297,31 @@ impl Position {
     /// ```
     pub fn from_setup(rules: &Rules, setup: &Setup) -> Result<Position, SetupErrors> {
         let mut problems = Vec::new();
-        let found: u32 = setup.board.iter().chain(&setup.stores).map(|&s| u32::from(s)).sum();
+        let found: u32 = setup
+            .board
+            .iter()
+            .chain(&setup.stores)
+            .map(|&s| u32::from(s))
+            .sum();
         if found != u32::from(rules.total_seeds()) {
-            problems.push(SetupError::SeedCount { found, expected: rules.total_seeds() });
+            problems.push(SetupError::SeedCount {
+                found,
+                expected: rules.total_seeds(),
+            });
         }
         if let Some(limit) = rules.move_limit() {
             if setup.no_capture > limit {
-                problems.push(SetupError::NoCaptureOverLimit { no_capture: setup.no_capture, limit });
+                problems.push(SetupError::NoCaptureOverLimit {
+                    no_capture: setup.no_capture,
+                    limit,
+                });
             }
         }
         if u32::from(setup.no_capture) > setup.ply {
-            problems.push(SetupError::NoCaptureOverPly { no_capture: setup.no_capture, ply: setup.ply });
+            problems.push(SetupError::NoCaptureOverPly {
+                no_capture: setup.no_capture,
+                ply: setup.ply,
+            });
         }
         if problems.is_empty() {
             Ok(Position::from_setup_unchecked(setup))
@@ -324,7 +340,12 @@ impl Position {
         cells |= u128::from(setup.stores[0]) << 96;
         cells |= u128::from(setup.stores[1]) << 104;
         cells |= (setup.to_move.index() as u128) << PLAYER_SHIFT;
-        let mut p = Position { cells, lin: 0, no_capture: setup.no_capture, ply: setup.ply };
+        let mut p = Position {
+            cells,
+            lin: 0,
+            no_capture: setup.no_capture,
+            ply: setup.ply,
+        };
         p.lin = p.compute_lin();
         p
     }
@@ -341,14 +362,17 @@ impl Position {
     }
 
     fn compute_lin(&self) -> u64 {
-        let mut h = 0u64;
-        for i in 0..PITS {
-            h = h.wrapping_add(u64::from(byte(self.cells, i)).wrapping_mul(PIT_WEIGHT[i]));
-        }
-        for p in 0..2 {
-            h = h.wrapping_add(u64::from(byte(self.cells, 12 + p)).wrapping_mul(STORE_WEIGHT[p]));
-        }
-        h
+        let pits = PIT_WEIGHT
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (byte(self.cells, i), w));
+        let stores = STORE_WEIGHT
+            .iter()
+            .enumerate()
+            .map(|(p, w)| (byte(self.cells, 12 + p), w));
+        pits.chain(stores).fold(0u64, |h, (seeds, w)| {
+            h.wrapping_add(u64::from(seeds).wrapping_mul(*w))
+        })
     }
 
     /// Seeds in each pit, 0..=11.
@@ -405,7 +429,10 @@ impl Position {
     #[inline]
     pub fn row_seeds(&self, player: Player) -> u32 {
         let b = self.board();
-        b[player.first_pit()..player.first_pit() + 6].iter().map(|&s| u32::from(s)).sum()
+        b[player.first_pit()..player.first_pit() + 6]
+            .iter()
+            .map(|&s| u32::from(s))
+            .sum()
     }
 
     /// Seeds on the board.
@@ -427,7 +454,11 @@ impl Position {
     /// ```
     #[inline]
     pub fn hash(&self) -> u64 {
-        let side = if sow::mover(self.cells) == 0 { 0 } else { NORTH_WEIGHT };
+        let side = if sow::mover(self.cells) == 0 {
+            0
+        } else {
+            NORTH_WEIGHT
+        };
         finalize(self.lin.wrapping_add(side))
     }
 
@@ -449,7 +480,9 @@ impl Position {
         if (1..=6).contains(&pit) {
             Move::from_action(self.to_move(), pit - 1)
         } else {
-            Err(IllegalMove::ActionOutOfRange { action: i64::from(pit) })
+            Err(IllegalMove::ActionOutOfRange {
+                action: i64::from(pit),
+            })
         }
     }
 
@@ -460,7 +493,7 @@ impl Position {
         // Set the high bit of each non-zero byte, then gather bits 7, 15, …, 47
         // into bits 40..=45 with one multiply (the 36 partial products land on
         // distinct bits, so nothing carries).
-        let nz = ((row & 0x7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F | row) & 0x8080_8080_8080;
+        let nz = (((row & 0x7F7F_7F7F_7F7F) + 0x7F7F_7F7F_7F7F) | row) & 0x8080_8080_8080;
         const GATHER: u64 = (1 << 40) | (1 << 33) | (1 << 26) | (1 << 19) | (1 << 12) | (1 << 5);
         (((nz >> 7).wrapping_mul(GATHER) >> 40) & 0x3F) as u8
     }
@@ -470,7 +503,11 @@ impl Position {
     #[inline]
     fn sown(&self, rules: &Rules, mv: Move) -> Option<Position> {
         let s = sow::sow(rules, self.cells, self.lin, mv.pit())?;
-        let no_capture = if s.captured { 0 } else { self.no_capture.saturating_add(1) };
+        let no_capture = if s.captured {
+            0
+        } else {
+            self.no_capture.saturating_add(1)
+        };
         Some(Position {
             cells: s.cells ^ (1u128 << PLAYER_SHIFT),
             lin: s.lin,
@@ -481,9 +518,17 @@ impl Position {
 
     /// [`Position::sown`] for one relay setting and capture mode (see `sow::sow_mode`).
     #[inline(always)]
-    pub(crate) fn sown_mode<const RELAY: bool, const CAP: u8>(&self, rules: &Rules, pit: usize) -> Option<Position> {
+    pub(crate) fn sown_mode<const RELAY: bool, const CAP: u8>(
+        &self,
+        rules: &Rules,
+        pit: usize,
+    ) -> Option<Position> {
         let s = sow::sow_mode::<RELAY, CAP>(rules, self.cells, self.lin, pit)?;
-        let no_capture = if s.captured { 0 } else { self.no_capture.saturating_add(1) };
+        let no_capture = if s.captured {
+            0
+        } else {
+            self.no_capture.saturating_add(1)
+        };
         Some(Position {
             cells: s.cells ^ (1u128 << PLAYER_SHIFT),
             lin: s.lin,
@@ -577,7 +622,10 @@ impl Position {
     pub fn check_move(&self, rules: &Rules, mv: Move) -> Result<Position, IllegalMove> {
         let mover = self.to_move();
         if !mover.owns(mv.pit()) {
-            return Err(IllegalMove::NotMoversPit { pit: mv.pit(), mover });
+            return Err(IllegalMove::NotMoversPit {
+                pit: mv.pit(),
+                mover,
+            });
         }
         if self.ended_by_counters(rules).is_some() {
             return Err(IllegalMove::GameOver);
@@ -585,14 +633,19 @@ impl Position {
         if self.seeds(mv.pit()) == 0 {
             return Err(IllegalMove::EmptyPit { pit: mv.pit() });
         }
-        let next = self.sown(rules, mv).ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
+        let next = self
+            .sown(rules, mv)
+            .ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
         let must_feed = rules.feeding() != Feeding::Off
             && self.cells & ROW_MASK[1 - sow::mover(self.cells)] == 0;
         if must_feed && !Position::feeds(&next) {
             let allowed = match rules.feeding() {
                 Feeding::Strict => false,
                 // Legal only when no move at all feeds.
-                _ => self.children(rules).iter().all(|(_, p)| !Position::feeds(p)),
+                _ => self
+                    .children(rules)
+                    .iter()
+                    .all(|(_, p)| !Position::feeds(p)),
             };
             if !allowed {
                 return Err(IllegalMove::DoesNotFeed { pit: mv.pit() });
@@ -610,7 +663,10 @@ impl Position {
     /// The game-over check covers the target, the move limit and having no legal
     /// move; repetition needs the history, which [`crate::Game`] keeps.
     pub fn play(&self, rules: &Rules, mv: Move) -> Result<Position, PlayError> {
-        self.check_move(rules, mv).map_err(|reason| PlayError { reason, position: *self })
+        self.check_move(rules, mv).map_err(|reason| PlayError {
+            reason,
+            position: *self,
+        })
     }
 
     /// Plays `mv` without any check. `mv` must be a non-empty pit of the player
@@ -664,8 +720,14 @@ impl Position {
     /// the board go to the stores as the rules say (nobody takes them after a
     /// target win).
     pub fn final_outcome(&self, rules: &Rules, reason: EndReason) -> Outcome {
-        let mut scores = [u16::from(self.store(Player::South)), u16::from(self.store(Player::North))];
-        let rows = [self.row_seeds(Player::South) as u16, self.row_seeds(Player::North) as u16];
+        let mut scores = [
+            u16::from(self.store(Player::South)),
+            u16::from(self.store(Player::North)),
+        ];
+        let rows = [
+            self.row_seeds(Player::South) as u16,
+            self.row_seeds(Player::North) as u16,
+        ];
         match reason {
             EndReason::Target => {}
             EndReason::MoveLimit | EndReason::Repetition => {

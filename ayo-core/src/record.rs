@@ -57,7 +57,11 @@ pub struct RecordError {
 }
 
 fn err(field: &'static str, offset: usize, message: impl Into<String>) -> RecordError {
-    RecordError { field, offset, message: message.into() }
+    RecordError {
+        field,
+        offset,
+        message: message.into(),
+    }
 }
 
 /// The record form of `rules`.
@@ -65,7 +69,11 @@ pub fn rules_to_text(rules: &Rules) -> String {
     let params = rules.params();
     let diffs = |p: Preset| -> Vec<&'static str> {
         let base = p.params();
-        PARAM_NAMES.iter().copied().filter(|n| base.get(n) != params.get(n)).collect()
+        PARAM_NAMES
+            .iter()
+            .copied()
+            .filter(|n| base.get(n) != params.get(n))
+            .collect()
     };
     let (preset, names) = Preset::ALL
         .into_iter()
@@ -95,13 +103,19 @@ fn parse_rules_at(text: &str, base: usize) -> Result<Rules, RecordError> {
     let (name, overrides) = match text.find('[') {
         Some(i) => {
             if !text.ends_with(']') {
-                return Err(err("rules", base + text.len(), "missing `]` after the overrides"));
+                return Err(err(
+                    "rules",
+                    base + text.len(),
+                    "missing `]` after the overrides",
+                ));
             }
             (&text[..i], Some((i + 1, &text[i + 1..text.len() - 1])))
         }
         None => (text, None),
     };
-    let preset: Preset = name.parse().map_err(|e: crate::RulesError| err("rules", base, e.to_string()))?;
+    let preset: Preset = name
+        .parse()
+        .map_err(|e: crate::RulesError| err("rules", base, e.to_string()))?;
     let mut params: RuleParams = preset.params();
     if let Some((start, body)) = overrides {
         let mut at = base + start;
@@ -109,7 +123,9 @@ fn parse_rules_at(text: &str, base: usize) -> Result<Rules, RecordError> {
             let Some((k, v)) = item.split_once('=') else {
                 return Err(err("rules", at, format!("`{item}` is not key=value")));
             };
-            params.set(k, v).map_err(|e| err("rules", at, e.to_string()))?;
+            params
+                .set(k, v)
+                .map_err(|e| err("rules", at, e.to_string()))?;
             at += item.len() + 1;
         }
     }
@@ -127,7 +143,12 @@ fn parse_rules_at(text: &str, base: usize) -> Result<Rules, RecordError> {
 /// ```
 pub fn position_to_text(rules: &Rules, pos: &Position) -> String {
     let b = pos.board();
-    let row = |r: &[u8]| r.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
+    let row = |r: &[u8]| {
+        r.iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     let s = pos.stores();
     format!(
         "{} {}/{} {}-{} {} {} {}",
@@ -136,7 +157,11 @@ pub fn position_to_text(rules: &Rules, pos: &Position) -> String {
         row(&b[6..]),
         s[0],
         s[1],
-        if pos.to_move() == Player::South { 's' } else { 'n' },
+        if pos.to_move() == Player::South {
+            's'
+        } else {
+            'n'
+        },
         pos.no_capture(),
         pos.ply()
     )
@@ -161,18 +186,31 @@ fn tokens(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-fn number<T: std::str::FromStr>(field: &'static str, at: usize, t: &str, what: &str) -> Result<T, RecordError> {
+fn number<T: std::str::FromStr>(
+    field: &'static str,
+    at: usize,
+    t: &str,
+    what: &str,
+) -> Result<T, RecordError> {
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
         return Err(err(field, at, format!("`{t}` is not {what}")));
     }
-    t.parse().map_err(|_| err(field, at, format!("`{t}` is out of range for {what}")))
+    t.parse()
+        .map_err(|_| err(field, at, format!("`{t}` is out of range for {what}")))
 }
 
-fn parse_position_tokens(toks: &[(usize, &str)], end: usize) -> Result<(Rules, Position), RecordError> {
+fn parse_position_tokens(
+    toks: &[(usize, &str)],
+    end: usize,
+) -> Result<(Rules, Position), RecordError> {
     const FIELDS: [&str; 6] = ["rules", "board", "stores", "to_move", "no_capture", "ply"];
     if toks.len() < 6 {
         let missing = FIELDS[toks.len()];
-        return Err(err(missing, end, format!("missing field `{missing}` (a position has 6 fields)")));
+        return Err(err(
+            missing,
+            end,
+            format!("missing field `{missing}` (a position has 6 fields)"),
+        ));
     }
     let rules = parse_rules_at(toks[0].1, toks[0].0)?;
     let (at, text) = toks[1];
@@ -185,7 +223,11 @@ fn parse_position_tokens(toks: &[(usize, &str)], end: usize) -> Result<(Rules, P
     for (r, row) in [south, north].into_iter().enumerate() {
         let cells: Vec<&str> = row.split(',').collect();
         if cells.len() != 6 {
-            return Err(err("board", offset, format!("row {} has {} pits; expected 6", r + 1, cells.len())));
+            return Err(err(
+                "board",
+                offset,
+                format!("row {} has {} pits; expected 6", r + 1, cells.len()),
+            ));
         }
         for c in cells {
             board[pit] = number("board", offset, c, "a seed count 0..=255")?;
@@ -195,7 +237,11 @@ fn parse_position_tokens(toks: &[(usize, &str)], end: usize) -> Result<(Rules, P
     }
     let (at, text) = toks[2];
     let Some((s, n)) = text.split_once('-') else {
-        return Err(err("stores", at, "expected South's and North's stores as `s-n`"));
+        return Err(err(
+            "stores",
+            at,
+            "expected South's and North's stores as `s-n`",
+        ));
     };
     let stores = [
         number("stores", at, s, "a seed count 0..=255")?,
@@ -209,8 +255,15 @@ fn parse_position_tokens(toks: &[(usize, &str)], end: usize) -> Result<(Rules, P
     };
     let no_capture = number("no_capture", toks[4].0, toks[4].1, "a move count 0..=65535")?;
     let ply = number("ply", toks[5].0, toks[5].1, "a move count")?;
-    let setup = Setup { board, stores, to_move, no_capture, ply };
-    let pos = Position::from_setup(&rules, &setup).map_err(|e| err("position", toks[1].0, e.to_string()))?;
+    let setup = Setup {
+        board,
+        stores,
+        to_move,
+        no_capture,
+        ply,
+    };
+    let pos = Position::from_setup(&rules, &setup)
+        .map_err(|e| err("position", toks[1].0, e.to_string()))?;
     Ok((rules, pos))
 }
 
@@ -218,7 +271,11 @@ fn parse_position_tokens(toks: &[(usize, &str)], end: usize) -> Result<(Rules, P
 pub fn parse_position(text: &str) -> Result<(Rules, Position), RecordError> {
     let toks = tokens(text);
     if toks.len() > 6 {
-        return Err(err("end", toks[6].0, "text after the six fields of a position"));
+        return Err(err(
+            "end",
+            toks[6].0,
+            "text after the six fields of a position",
+        ));
     }
     parse_position_tokens(&toks, text.len())
 }
@@ -237,18 +294,34 @@ pub fn game_to_text(game: &Game) -> String {
 pub fn parse_game(text: &str) -> Result<Game, RecordError> {
     let toks = tokens(text);
     let Some(bar) = toks.iter().position(|&(_, t)| t == "|") else {
-        return Err(err("separator", text.len(), "missing ` | ` between the start position and the moves"));
+        return Err(err(
+            "separator",
+            text.len(),
+            "missing ` | ` between the start position and the moves",
+        ));
     };
     if bar > 6 {
-        return Err(err("separator", toks[6].0, "expected ` | ` after the six fields of the start position"));
+        return Err(err(
+            "separator",
+            toks[6].0,
+            "expected ` | ` after the six fields of the start position",
+        ));
     }
     let (rules, start) = parse_position_tokens(&toks[..bar], toks[bar].0)?;
     let mut game = Game::from_position(rules, start);
     for &(at, t) in &toks[bar + 1..] {
         let n: u8 = number("move", at, t, "a pit number 1..=6")?;
-        let mv = game.position().move_for_relative_pit(n).map_err(|e| err("move", at, e.to_string()))?;
-        game.play(mv)
-            .map_err(|e| err("move", at, format!("move {} ({t}) is illegal: {e}", game.moves().len() + 1)))?;
+        let mv = game
+            .position()
+            .move_for_relative_pit(n)
+            .map_err(|e| err("move", at, e.to_string()))?;
+        game.play(mv).map_err(|e| {
+            err(
+                "move",
+                at,
+                format!("move {} ({t}) is illegal: {e}", game.moves().len() + 1),
+            )
+        })?;
     }
     Ok(game)
 }

@@ -258,7 +258,9 @@ impl FromStr for Preset {
         Preset::ALL
             .into_iter()
             .find(|p| p.name() == name)
-            .ok_or_else(|| RulesError::UnknownPreset { name: name.to_owned() })
+            .ok_or_else(|| RulesError::UnknownPreset {
+                name: name.to_owned(),
+            })
     }
 }
 
@@ -328,7 +330,11 @@ impl RuleParams {
     /// ```
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
         fn bad(param: &'static str, value: &str, expected: &'static str) -> RulesError {
-            RulesError::BadValue { param, value: value.to_owned(), expected }
+            RulesError::BadValue {
+                param,
+                value: value.to_owned(),
+                expected,
+            }
         }
         fn boolean(param: &'static str, v: &str) -> Result<bool, RulesError> {
             match v {
@@ -341,7 +347,9 @@ impl RuleParams {
             if v == "none" {
                 Ok(None)
             } else {
-                v.parse().map(Some).map_err(|_| bad(param, v, "a number 1..=65535 or none"))
+                v.parse()
+                    .map(Some)
+                    .map_err(|_| bad(param, v, "a number 1..=65535 or none"))
             }
         }
         fn word<T: for<'de> Deserialize<'de>>(
@@ -380,7 +388,11 @@ impl RuleParams {
                     .parse()
                     .map_err(|_| bad("first_player", value, "south or north"))?
             }
-            _ => return Err(RulesError::UnknownParam { name: name.to_owned() }),
+            _ => {
+                return Err(RulesError::UnknownParam {
+                    name: name.to_owned(),
+                })
+            }
         }
         Ok(())
     }

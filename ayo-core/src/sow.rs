@@ -205,9 +205,17 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
             let full = (n as u32 - 1) / period;
             let k = ((n as u32 - 1) % period + 1) as usize;
             last = (o + k) % 12;
-            let full_mask = if skip { PIT_ONES & !(0xFFu128 << (8 * o)) } else { PIT_ONES };
+            let full_mask = if skip {
+                PIT_ONES & !(0xFFu128 << (8 * o))
+            } else {
+                PIT_ONES
+            };
             c += u128::from(full) * full_mask + LAP_ONES[o][k];
-            let full_weight = if skip { LAP_WEIGHT[o][11] } else { LAP_WEIGHT[o][12] };
+            let full_weight = if skip {
+                LAP_WEIGHT[o][11]
+            } else {
+                LAP_WEIGHT[o][12]
+            };
             h = h
                 .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]))
                 .wrapping_add(u64::from(full).wrapping_mul(full_weight))
@@ -272,7 +280,11 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
         }
         break;
     }
-    Some(Sown { cells: c, lin: h, captured })
+    Some(Sown {
+        cells: c,
+        lin: h,
+        captured,
+    })
 }
 
 /// One collect-on-4 lap in closed form. Each pit's drops are independent of the
@@ -320,7 +332,9 @@ fn collect_lap(
             }
         }
         c = (c & !(0xFFu128 << (8 * i))) | (u128::from(new) << (8 * i));
-        h = h.wrapping_add((u64::from(new).wrapping_sub(u64::from(old))).wrapping_mul(PIT_WEIGHT[i]));
+        h = h.wrapping_add(
+            (u64::from(new).wrapping_sub(u64::from(old))).wrapping_mul(PIT_WEIGHT[i]),
+        );
     }
     for (p, &seeds) in to.iter().enumerate() {
         if seeds > 0 {

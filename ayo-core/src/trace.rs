@@ -105,7 +105,8 @@ pub struct Trace {
 /// ```
 pub fn trace(rules: &Rules, pos: &Position, mv: Move) -> Result<(Trace, Position), IllegalMove> {
     let next = pos.check_move(rules, mv)?;
-    let (t, setup) = sow_seed_by_seed(rules, pos, mv).ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
+    let (t, setup) =
+        sow_seed_by_seed(rules, pos, mv).ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
     let reference = Position::from_setup_unchecked(&setup);
     debug_assert_eq!(reference, next, "trace and engine disagree");
     Ok((t, next))
@@ -135,9 +136,15 @@ pub fn sow_seed_by_seed(rules: &Rules, pos: &Position, mv: Move) -> Option<(Trac
         let mut hand = board[origin];
         board[origin] = 0;
         events.push(if first {
-            Event::Lift { pit: origin, seeds: hand }
+            Event::Lift {
+                pit: origin,
+                seeds: hand,
+            }
         } else {
-            Event::Relay { pit: origin, seeds: hand }
+            Event::Relay {
+                pit: origin,
+                seeds: hand,
+            }
         });
         first = false;
         let mut at = origin;
@@ -187,7 +194,10 @@ pub fn sow_seed_by_seed(rules: &Rules, pos: &Position, mv: Move) -> Option<(Trac
                 events.push(Event::GrandSlamForfeited { seeds: total as u8 });
             } else {
                 for &i in &pits {
-                    events.push(Event::Capture { pit: i, seeds: board[i] });
+                    events.push(Event::Capture {
+                        pit: i,
+                        seeds: board[i],
+                    });
                     stores[me.index()] += u16::from(board[i]);
                     taken[me.index()] += u16::from(board[i]);
                     board[i] = 0;
@@ -210,10 +220,15 @@ pub fn sow_seed_by_seed(rules: &Rules, pos: &Position, mv: Move) -> Option<(Trac
                 .sum();
             let seed = u8::from(rules.capturing_seed_taken());
             if opp_left == 0 && rules.grand_slam() == GrandSlam::NoCapture {
-                events.push(Event::GrandSlamForfeited { seeds: board[facing] + seed });
+                events.push(Event::GrandSlamForfeited {
+                    seeds: board[facing] + seed,
+                });
             } else {
                 let got = u16::from(board[facing]) + u16::from(seed);
-                events.push(Event::Capture { pit: facing, seeds: board[facing] });
+                events.push(Event::Capture {
+                    pit: facing,
+                    seeds: board[facing],
+                });
                 board[facing] = 0;
                 if seed == 1 {
                     events.push(Event::Capture { pit: at, seeds: 1 });
@@ -231,8 +246,20 @@ pub fn sow_seed_by_seed(rules: &Rules, pos: &Position, mv: Move) -> Option<(Trac
         board,
         stores: [stores[0] as u8, stores[1] as u8],
         to_move: opp,
-        no_capture: if captured { 0 } else { pos.no_capture().saturating_add(1) },
+        no_capture: if captured {
+            0
+        } else {
+            pos.no_capture().saturating_add(1)
+        },
         ply: pos.ply().wrapping_add(1),
     };
-    Some((Trace { events, laps, last_pit: last, taken }, setup))
+    Some((
+        Trace {
+            events,
+            laps,
+            last_pit: last,
+            taken,
+        },
+        setup,
+    ))
 }

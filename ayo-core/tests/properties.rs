@@ -2,8 +2,8 @@
 
 use ayo_core::trace::sow_seed_by_seed;
 use ayo_core::{
-    playout, record, Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, Move, Player, Position, Repetition,
-    RuleParams, Rules, StuckSeeds,
+    playout, record, Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, Move, Player, Position,
+    Repetition, RuleParams, Rules, StuckSeeds,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -12,12 +12,20 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 fn any_rules() -> impl Strategy<Value = Rules> {
     let enums = (
         any::<bool>(),
-        prop_oneof![Just(Capture::Across), Just(Capture::TwoThree), Just(Capture::CollectFour)],
+        prop_oneof![
+            Just(Capture::Across),
+            Just(Capture::TwoThree),
+            Just(Capture::CollectFour)
+        ],
         any::<bool>(),
         prop_oneof![Just(FoursTo::Mover), Just(FoursTo::PitOwner)],
         any::<bool>(),
         prop_oneof![Just(GrandSlam::Allowed), Just(GrandSlam::NoCapture)],
-        prop_oneof![Just(Feeding::Off), Just(Feeding::Strict), Just(Feeding::IfPossible)],
+        prop_oneof![
+            Just(Feeding::Off),
+            Just(Feeding::Strict),
+            Just(Feeding::IfPossible)
+        ],
         prop_oneof![Just(StuckSeeds::ToOpponent), Just(StuckSeeds::OwnSide)],
     );
     let numbers = (
@@ -30,7 +38,16 @@ fn any_rules() -> impl Strategy<Value = Rules> {
     (enums, numbers).prop_filter_map(
         "target above the seeds in play",
         |(
-            (relay, capture, capturing_seed_taken, fours_to, skip_origin, grand_slam, feeding, stuck_seeds),
+            (
+                relay,
+                capture,
+                capturing_seed_taken,
+                fours_to,
+                skip_origin,
+                grand_slam,
+                feeding,
+                stuck_seeds,
+            ),
             (seeds_per_pit, target, move_limit, repetition, first_player),
         )| {
             Rules::new(RuleParams {
@@ -63,7 +80,8 @@ fn random_game(rules: Rules, seed: u64, plies: usize, mut check: impl FnMut(&Gam
         if moves.is_empty() {
             break;
         }
-        game.play(moves[rng.random_range(0..moves.len())]).expect("a listed move is legal");
+        game.play(moves[rng.random_range(0..moves.len())])
+            .expect("a listed move is legal");
     }
     check(&game);
     game
