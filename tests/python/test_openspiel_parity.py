@@ -28,7 +28,7 @@ checked exactly):
    OpenSpiel's scores == ayo's stores plus each row's seeds, OpenSpiel's board
    is all zeros, and ``Outcome.scores`` == ayo's stores. This is a documented
    rule difference (RULES.md "End of the game", step 1), not an ayo bug.
-3. **24–24.** OpenSpiel also ends the moment both scores are 24. With 48
+3. **24-24.** OpenSpiel also ends the moment both scores are 24. With 48
    seeds the board is then empty, so in ayo the player to move has no legal
    move: the same ply, the same (empty) board, a draw in both; ayo's reason is
    ``no_legal_move``.
