@@ -1,1 +1,420 @@
-//! Computer players: uniform random, greedy, alpha-beta and MCTS, and the levels built from them.
+//! Computer players: uniform random, greedy, alpha-beta and MCTS, the levels
+//! built from them, and position analysis.
+//!
+//! Every player implements [`Agent`]: [`Agent::choose`] picks a move for the
+//! current position of a [`Game`] (the game, not a lone position, so that
+//! repetition can be seen), and [`Agent::analyze`] explains the choice: the
+//! best move, its [`Value`] with a [`Bound`], the principal variation and the
+//! value of every legal move.
+//!
+//! Players never implement a rule: they call the core's move generation
+//! ([`crate::Position::children`]) and score ends with
+//! [`crate::Position::final_outcome`].
+//!
+//! **Determinism.** A player built with the same kind, [`Budget`] and seed and
+//! shown the same sequence of games makes the same choices. Depth and node
+//! budgets are fully reproducible. With a wall-time budget the result depends
+//! on how much work finished in time; for the work that did finish it is
+//! still deterministic (alpha-beta returns the result of the last completed
+//! iteration, MCTS that of the simulations completed).
+//!
+//! ```
+//! use ayo_core::{players, Game, Rules};
+//! let mut game = Game::new(Rules::preset("oware")?);
+//! let mut ai = players::new_player(players::Kind::AlphaBeta, players::Budget::Depth(4), 7);
+//! let mv = ai.choose(&game).unwrap();
+//! assert!(game.is_legal(mv));
+//! game.play(mv)?;
+//! let level: players::Level = "3".parse()?;
+//! let mut weak = level.player(1);
+//! assert!(weak.choose(&game).is_some());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::{Game, Move, Outcome, Player};
+
+pub mod alphabeta;
+pub mod eval;
+pub mod greedy;
+pub mod levels;
+pub mod mcts;
+pub mod random;
+
+pub use alphabeta::AlphaBeta;
+pub use eval::Weights;
+pub use greedy::Greedy;
+pub use levels::Level;
+pub use mcts::Mcts;
+pub use random::RandomPlayer;
+
+/// How much work a player may do for one move.
+///
+/// Alpha-beta counts a node for every position it visits; MCTS counts one
+/// node per simulation (selection, expansion, playout, backup). Random and
+/// greedy players ignore the budget.
+///
+/// ```
+/// use ayo_core::players::Budget;
+/// use std::time::Duration;
+/// assert_eq!("depth=6".parse::<Budget>().unwrap(), Budget::Depth(6));
+/// assert_eq!("nodes=20000".parse::<Budget>().unwrap(), Budget::Nodes(20_000));
+/// assert_eq!("time=250ms".parse::<Budget>().unwrap(), Budget::Time(Duration::from_millis(250)));
+/// assert_eq!("time=2s".parse::<Budget>().unwrap().to_string(), "time=2000ms");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// Search this many plies deep (alpha-beta); MCTS runs `1000 × depth` simulations.
+    Depth(u32),
+    /// Visit at most about this many nodes (alpha-beta) or run this many simulations (MCTS).
+    Nodes(u64),
+    /// Stop after this much wall time (not reproducible across machines).
+    Time(Duration),
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Depth(d) => write!(f, "depth={d}"),
+            Budget::Nodes(n) => write!(f, "nodes={n}"),
+            Budget::Time(t) => write!(f, "time={}ms", t.as_millis()),
+        }
+    }
+}
+
+impl FromStr for Budget {
+    type Err = String;
+    /// `depth=N`, `nodes=N` or `time=N(ms|s)`.
+    fn from_str(s: &str) -> Result<Budget, String> {
+        let bad =
+            || format!("`{s}` is not a budget; expected depth=N, nodes=N, time=Nms or time=Ns");
+        let (key, value) = s.split_once('=').ok_or_else(bad)?;
+        match key.trim() {
+            "depth" => value.trim().parse().map(Budget::Depth).map_err(|_| bad()),
+            "nodes" | "simulations" => value.trim().parse().map(Budget::Nodes).map_err(|_| bad()),
+            "time" => {
+                let v = value.trim();
+                let (num, scale) = if let Some(n) = v.strip_suffix("ms") {
+                    (n, 1)
+                } else if let Some(n) = v.strip_suffix('s') {
+                    (n, 1000)
+                } else {
+                    return Err(bad());
+                };
+                let n: u64 = num.trim().parse().map_err(|_| bad())?;
+                Ok(Budget::Time(Duration::from_millis(n * scale)))
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// What a reported value is known to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The exact value of the search (to its depth, or proven when [`Value::proven`] says so).
+    Exact,
+    /// The true value is at least this (the move was good enough to cut off).
+    Lower,
+    /// The true value is at most this (the move was refuted and not searched further).
+    Upper,
+    /// A statistical estimate (MCTS: the mean final seed difference of its simulations).
+    Estimate,
+}
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Bound::Exact => "exact",
+            Bound::Lower => "lower",
+            Bound::Upper => "upper",
+            Bound::Estimate => "estimate",
+        })
+    }
+}
+
+/// A value from the point of view of the player to move: the seed difference
+/// (own final seeds minus the opponent's), in hundredths of a seed.
+///
+/// A game end found by the search is worth [`Value::WIN`] (or `-WIN`) plus the
+/// final seed difference, so any win ranks above any heuristic score;
+/// [`Value::proven`] recovers the final difference.
+///
+/// ```
+/// use ayo_core::players::Value;
+/// let v = Value::from_final_difference(6);
+/// assert_eq!(v.proven(), Some(6));
+/// assert_eq!(v.seeds(), 6.0);
+/// assert_eq!(v.to_string(), "win by 6");
+/// let h = Value(250);
+/// assert_eq!(h.proven(), None);
+/// assert_eq!(h.to_string(), "+2.50");
+/// assert!(Value::from_final_difference(1) > h);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Value(pub i32);
+
+impl Value {
+    /// Hundredths of a seed in one seed.
+    pub const SEED: i32 = 100;
+    /// The offset of a won (or, negated, a lost) game.
+    pub const WIN: i32 = 1_000_000;
+
+    /// The value of a finished game whose final seed difference is `diff`
+    /// for the player to move.
+    pub const fn from_final_difference(diff: i32) -> Value {
+        if diff > 0 {
+            Value(Value::WIN + diff * Value::SEED)
+        } else if diff < 0 {
+            Value(-Value::WIN + diff * Value::SEED)
+        } else {
+            Value(0)
+        }
+    }
+
+    /// The value of `outcome` for `player`.
+    pub fn of_outcome(outcome: &Outcome, player: Player) -> Value {
+        let s = outcome.scores;
+        let me = i32::from(s[player.index()]);
+        let them = i32::from(s[player.opponent().index()]);
+        Value::from_final_difference(me - them)
+    }
+
+    /// The final seed difference when the value is a proven win or loss.
+    pub const fn proven(self) -> Option<i32> {
+        if self.0 > Value::WIN / 2 {
+            Some((self.0 - Value::WIN) / Value::SEED)
+        } else if self.0 < -Value::WIN / 2 {
+            Some((self.0 + Value::WIN) / Value::SEED)
+        } else {
+            None
+        }
+    }
+
+    /// The seed difference (final for proven results, estimated otherwise).
+    pub fn seeds(self) -> f64 {
+        match self.proven() {
+            Some(d) => f64::from(d),
+            None => f64::from(self.0) / f64::from(Value::SEED),
+        }
+    }
+}
+
+impl std::ops::Neg for Value {
+    type Output = Value;
+    fn neg(self) -> Value {
+        Value(-self.0)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.proven() {
+            Some(d) if d > 0 => write!(f, "win by {d}"),
+            Some(d) => write!(f, "loss by {}", -d),
+            None => write!(f, "{:+.2}", self.seeds()),
+        }
+    }
+}
+
+/// One legal move and what the player thinks of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// Its value for the player to move.
+    pub value: Value,
+    /// What the value is known to be.
+    pub bound: Bound,
+}
+
+/// The analysis of a position by one player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The move the player would choose (`None` when the game is over).
+    pub best: Option<Move>,
+    /// The value of the position for the player to move (for an ended game,
+    /// the final seed difference).
+    pub value: Value,
+    /// What [`Analysis::value`] is known to be.
+    pub bound: Bound,
+    /// The principal variation, starting with [`Analysis::best`].
+    pub pv: Vec<Move>,
+    /// Every legal move with its value, in ascending move order.
+    pub moves: Vec<MoveValue>,
+    /// Plies searched (alpha-beta: the last completed iteration; MCTS: the
+    /// deepest tree path; greedy and random: 1).
+    pub depth: u32,
+    /// Nodes visited (alpha-beta) or simulations run (MCTS).
+    pub nodes: u64,
+}
+
+impl Analysis {
+    /// The analysis of a game that is over (no move, the final difference), or
+    /// `None` while it goes on.
+    pub fn of_ended(game: &Game) -> Option<Analysis> {
+        if !game.legal_moves().is_empty() {
+            return None;
+        }
+        let mover = game.position().to_move();
+        let value = match game.outcome() {
+            Some(o) => Value::of_outcome(&o, mover),
+            None => Value(0),
+        };
+        Some(Analysis {
+            best: None,
+            value,
+            bound: Bound::Exact,
+            pv: Vec::new(),
+            moves: Vec::new(),
+            depth: 0,
+            nodes: 0,
+        })
+    }
+}
+
+/// A computer player. `Send`, so that it can live in another thread or behind
+/// a foreign handle.
+pub trait Agent: Send {
+    /// A short description: kind and budget, e.g. `alphabeta(depth=6)`.
+    fn name(&self) -> String;
+    /// The move to play in the current position of `game`, or `None` when the
+    /// game is over (or truncated). Always a legal move.
+    fn choose(&mut self, game: &Game) -> Option<Move>;
+    /// The analysis of the current position: [`Analysis::best`] is the move
+    /// [`Agent::choose`] would play with the same state.
+    fn analyze(&mut self, game: &Game) -> Analysis;
+}
+
+/// The kinds of player.
+///
+/// ```
+/// use ayo_core::players::Kind;
+/// assert_eq!("mcts".parse::<Kind>().unwrap(), Kind::Mcts);
+/// assert_eq!(Kind::AlphaBeta.to_string(), "alphabeta");
+/// assert!("minimax".parse::<Kind>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Uniformly random legal moves.
+    Random,
+    /// The best immediate seed gain.
+    Greedy,
+    /// Negamax alpha-beta with iterative deepening.
+    AlphaBeta,
+    /// Monte Carlo tree search (UCT).
+    Mcts,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 4] = [Kind::Random, Kind::Greedy, Kind::AlphaBeta, Kind::Mcts];
+
+    /// The kind's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Random => "random",
+            Kind::Greedy => "greedy",
+            Kind::AlphaBeta => "alphabeta",
+            Kind::Mcts => "mcts",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Kind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Kind, String> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                format!("`{s}` is not a kind of player; expected random, greedy, alphabeta or mcts")
+            })
+    }
+}
+
+/// A player of `kind` with `budget`, seeded by `seed`.
+///
+/// ```
+/// use ayo_core::{players::{new_player, Budget, Kind}, Game, Rules};
+/// let game = Game::new(Rules::preset("ayo")?);
+/// for kind in Kind::ALL {
+///     let mut p = new_player(kind, Budget::Nodes(2_000), 1);
+///     assert!(game.is_legal(p.choose(&game).unwrap()), "{}", p.name());
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn new_player(kind: Kind, budget: Budget, seed: u64) -> Box<dyn Agent> {
+    match kind {
+        Kind::Random => Box::new(RandomPlayer::new(seed)),
+        Kind::Greedy => Box::new(Greedy::new(seed)),
+        Kind::AlphaBeta => Box::new(AlphaBeta::new(budget, seed)),
+        Kind::Mcts => Box::new(Mcts::new(budget, seed)),
+    }
+}
+
+/// The one-ply view shared by the random and greedy players: every legal move
+/// valued by the seed difference right after it (the final difference when it
+/// ends the game).
+pub(crate) fn one_ply(game: &Game) -> Vec<MoveValue> {
+    let pos = game.position();
+    let rules = game.rules();
+    let me = pos.to_move();
+    let mut probe = game.clone();
+    game.children()
+        .iter()
+        .map(|&(mv, child)| {
+            let value = match child.outcome(rules) {
+                Some(o) => Value::of_outcome(&o, me),
+                None => {
+                    // Repetition needs the history: ask a game.
+                    probe.play(mv).expect("a listed child is legal");
+                    let v = match probe.outcome() {
+                        Some(o) => Value::of_outcome(&o, me),
+                        None => {
+                            let d =
+                                i32::from(child.store(me)) - i32::from(child.store(me.opponent()));
+                            Value(d * Value::SEED)
+                        }
+                    };
+                    probe.undo();
+                    v
+                }
+            };
+            MoveValue {
+                mv,
+                value,
+                bound: Bound::Exact,
+            }
+        })
+        .collect()
+}
+
+/// A seeded random number generator for players.
+pub(crate) type Rng = rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The analysis built from one-ply values, with `best` the chosen move.
+pub(crate) fn one_ply_analysis(game: &Game, moves: Vec<MoveValue>, best: Move) -> Analysis {
+    let value = moves
+        .iter()
+        .find(|m| m.mv == best)
+        .map_or(Value(0), |m| m.value);
+    Analysis {
+        best: Some(best),
+        value,
+        bound: Bound::Exact,
+        pv: vec![best],
+        moves,
+        depth: 1,
+        nodes: game.children().len() as u64,
+    }
+}
