@@ -85,7 +85,8 @@ impl Seen {
     /// Records `pos`; true when it was already there.
     #[inline]
     fn insert(&mut self, pos: &Position) -> bool {
-        let b = (pos.hash() >> 56) as usize;
+        // The top byte of the additive key is well mixed; a filter needs no more.
+        let b = (pos.raw_key() >> 56) as usize;
         let (word, bit) = (b >> 6, 1u64 << (b & 63));
         if self.filter[word] & bit != 0 && self.list.contains(&pos.packed()) {
             return true;

@@ -454,12 +454,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn hash(&self) -> u64 {
-        let side = if sow::mover(self.cells) == 0 {
-            0
-        } else {
-            NORTH_WEIGHT
-        };
-        finalize(self.lin.wrapping_add(side))
+        finalize(self.raw_key())
     }
 
     /// Board, stores and player to move packed in one integer (byte `i` = pit
@@ -535,6 +530,13 @@ impl Position {
             no_capture,
             ply: self.ply.wrapping_add(1),
         })
+    }
+
+    /// The additive key, side to move included, before the final mixing of [`Position::hash`].
+    #[inline]
+    pub(crate) fn raw_key(&self) -> u64 {
+        let side = if sow::mover(self.cells) == 0 { 0 } else { NORTH_WEIGHT };
+        self.lin.wrapping_add(side)
     }
 
     /// Whether the player to move in `after` (the last mover's opponent) has seeds.
