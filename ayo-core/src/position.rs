@@ -535,7 +535,11 @@ impl Position {
     /// The additive key, side to move included, before the final mixing of [`Position::hash`].
     #[inline]
     pub(crate) fn raw_key(&self) -> u64 {
-        let side = if sow::mover(self.cells) == 0 { 0 } else { NORTH_WEIGHT };
+        let side = if sow::mover(self.cells) == 0 {
+            0
+        } else {
+            NORTH_WEIGHT
+        };
         self.lin.wrapping_add(side)
     }
 
