@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# CI step for the C ABI (ayo-ffi, include/ayo.h, tests/c, examples/c).
+# Run from anywhere: bash ci/c.sh. Installs what it needs when missing
+# (cbindgen 0.29.4 through cargo, cmake and pkg-config through apt), so it is
+# quick on a machine that already has them. See docs/c-api.md, "Tests".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+export CARGO_TERM_COLOR=never
+
+CBINDGEN_VERSION=0.29.4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+steps_passed=0
+
+say() { echo "== c: $*"; }
+ok() {
+  steps_passed=$((steps_passed + 1))
+  echo "   ok: $*"
+}
+die() {
+  echo "c: FAILED: $*" >&2
+  echo "c: $steps_passed passed, 1 failed"
+  exit 1
+}
+
+say "tools"
+if ! cbindgen --version 2>/dev/null | grep -qx "cbindgen $CBINDGEN_VERSION"; then
+  cargo install cbindgen --version "$CBINDGEN_VERSION" --locked
+fi
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v g++ >/dev/null || missing+=(g++)
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+say "header: regenerate with cbindgen $CBINDGEN_VERSION and compare"
+cbindgen --quiet --config ayo-ffi/cbindgen.toml --crate ayo-ffi --output "$work/ayo.h"
+diff -u include/ayo.h "$work/ayo.h" \
+  || die "include/ayo.h differs from the generated header; regenerate it: cbindgen --config ayo-ffi/cbindgen.toml --crate ayo-ffi --output include/ayo.h"
+ok "include/ayo.h is up to date"
+version=$(cargo pkgid -p ayo-ffi | sed -E 's/.*[#@]//')
+header_version=$(printf '#include "ayo.h"\nAYO_VERSION_MAJOR.AYO_VERSION_MINOR.AYO_VERSION_PATCH\n' \
+  | cc -E -P -Iinclude - | tail -1 | tr -d ' ')
+[ "$header_version" = "$version" ] || die "header version $header_version, Cargo.toml $version"
+ok "header version macros $header_version match Cargo.toml"
+
+say "build libayo (release) and install into a prefix"
+cargo build --release --locked -p ayo-ffi
+prefix=$work/prefix
+ayo-ffi/install.sh "$prefix" --no-build
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+[ "$(pkg-config --modversion ayo)" = "$version" ] || die "pkg-config version"
+ok "installed $version with pkg-config and CMake files"
+
+CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -Itests/c)
+CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror -g -Itests/c)
+SAN=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+# shellcheck disable=SC2207
+SHARED=($(pkg-config --cflags ayo) $(pkg-config --libs ayo) -Wl,-rpath,"$prefix/lib")
+STATIC=(-I"$prefix/include" "$prefix/lib/libayo.a" $(pkg-config --static --libs-only-l ayo | sed 's/-layo//'))
+export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+vectors=$root/tests/vectors
+counts=$work/counts
+: >"$counts"
+
+# run NAME CMD...: runs a test binary, keeps its closing "N passed, M failed".
+run() {
+  local name=$1
+  shift
+  local log=$work/$name.log
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log"
+    die "$name"
+  fi
+  cat "$log"
+  grep -E '^[a-z+-]+: [0-9]+ passed, 0 failed$' "$log" | tail -1 >>"$counts" || die "$name printed no count"
+}
+
+say "C and C++ tests against the shared library"
+gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_api"
+gcc "${CFLAGS[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/check.c "${SHARED[@]}" -o "$work/test_vectors"
+gcc "${CFLAGS[@]}" -c tests/c/json.c -o "$work/json.o"
+g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${SHARED[@]}" -pthread -o "$work/test_cpp"
+run c-api "$work/test_api"
+run c-vectors "$work/test_vectors" "$vectors"
+run cpp "$work/test_cpp" "$vectors"
+
+say "the same under AddressSanitizer + UndefinedBehaviorSanitizer (static library, leaks checked)"
+gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_api.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_api_san"
+gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/check.c "${STATIC[@]}" \
+  -o "$work/test_vectors_san"
+gcc "${CFLAGS[@]}" "${SAN[@]}" -c tests/c/json.c -o "$work/json_san.o"
+g++ "${CXXFLAGS[@]}" "${SAN[@]}" tests/c/test_cpp.cpp "$work/json_san.o" "${STATIC[@]}" -pthread \
+  -o "$work/test_cpp_san"
+run c-api-asan "$work/test_api_san"
+run c-vectors-asan "$work/test_vectors_san" "$vectors"
+run cpp-asan "$work/test_cpp_san" "$vectors"
+
+say "LeakSanitizer is live: a deliberately leaked game must be reported"
+cat >"$work/leak.c" <<'EOF'
+#include <stdio.h>
+#include "ayo.h"
+static ayo_game *volatile leaked;
+int main(void) {
+  ayo_rules *r = NULL;
+  ayo_game *g = NULL;
+  if (ayo_rules_new_preset("ayo", &r) != AYO_RESULT_OK || ayo_game_new(r, &g) != AYO_RESULT_OK) return 2;
+  ayo_rules_free(r);
+  leaked = g;
+  g = NULL;
+  leaked = NULL; /* the game is now unreachable */
+  puts("leaked");
+  return 0;
+}
+EOF
+gcc "${CFLAGS[@]}" "${SAN[@]}" "$work/leak.c" "${STATIC[@]}" -o "$work/leak"
+if "$work/leak" >"$work/leak.log" 2>&1; then
+  cat "$work/leak.log"
+  die "LeakSanitizer did not report a leaked game"
+fi
+grep -q "detected memory leaks" "$work/leak.log" || die "the leak check failed for another reason: $(cat "$work/leak.log")"
+ok "a leaked ayo_game is reported"
+
+say "examples: the README quick start, plain cc, pkg-config, CMake find_package"
+extract() { sed -n '/<!-- c-quickstart:begin/,/<!-- c-quickstart:end -->/p' "$1" | sed -n '/^```c$/,/^```$/p' | sed '1d;$d'; }
+extract docs/c-api.md >"$work/quickstart.c"
+diff -u examples/c/random_game.c "$work/quickstart.c" || die "docs/c-api.md's quick start is not examples/c/random_game.c"
+ok "docs/c-api.md quick start is examples/c/random_game.c"
+if grep -q '<!-- c-quickstart:begin' README.md 2>/dev/null; then
+  extract README.md >"$work/readme_quickstart.c"
+  diff -u examples/c/random_game.c "$work/readme_quickstart.c" || die "README.md's C quick start is not examples/c/random_game.c"
+  ok "README.md quick start is examples/c/random_game.c"
+fi
+check_example() {
+  local name=$1
+  shift
+  "$@" >"$work/$name.out" || die "$name exited with an error"
+  # Line 1: a game record of the preset; line 2: the result.
+  head -1 "$work/$name.out" | grep -Eq '^(ayo|oware|olopon|ayoayo)(\[[^ ]*\])? [0-9,/]+ [0-9]+-[0-9]+ [sn] [0-9]+ [0-9]+ \|( [1-6])*$' \
+    || die "$name: no game record in: $(cat "$work/$name.out")"
+  sed -n 2p "$work/$name.out" | grep -Eq '^((South|North) wins|Draw) [0-9]+-[0-9]+ \(|^stopped at the ply cap$' \
+    || die "$name: no result in: $(cat "$work/$name.out")"
+  ok "$name: $(tail -1 "$work/$name.out")"
+}
+# The plain cc line of docs/c-api.md.
+cc -std=c11 -Wall -Wextra -Werror -Iinclude examples/c/random_game.c target/release/libayo.a -lpthread -ldl -lm \
+  -o "$work/random_game_cc"
+check_example "plain cc" "$work/random_game_cc" oware 7
+# pkg-config, as in docs/c-api.md.
+# shellcheck disable=SC2046
+cc $(pkg-config --cflags ayo) examples/c/random_game.c $(pkg-config --libs ayo) -Wl,-rpath,"$prefix/lib" \
+  -o "$work/random_game_pc"
+check_example "pkg-config" "$work/random_game_pc" ayoayo 3
+# CMake find_package(ayo 0.1), shared and static targets.
+cmake -S examples/c -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" \
+  >"$work/cmake.log" 2>&1 || die "cmake configure: $(cat "$work/cmake.log")"
+cmake --build "$work/cmake" >>"$work/cmake.log" 2>&1 || die "cmake build: $(cat "$work/cmake.log")"
+check_example "cmake ayo::ayo" "$work/cmake/random_game" olopon 5
+check_example "cmake ayo::ayo_static" "$work/cmake/random_game_static" ayo 11
+# An incompatible version request must be refused.
+mkdir -p "$work/cmake-v"
+printf 'cmake_minimum_required(VERSION 3.16)\nproject(v C)\nfind_package(ayo %s REQUIRED)\n' "$((${version%%.*} + 1)).0" \
+  >"$work/cmake-v/CMakeLists.txt"
+if cmake -S "$work/cmake-v" -B "$work/cmake-v/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null 2>&1; then
+  die "find_package(ayo) accepted an incompatible major version"
+fi
+ok "find_package(ayo) refuses an incompatible version"
+
+passed=$steps_passed
+while read -r line; do
+  n=${line#*: }
+  passed=$((passed + ${n%% passed*}))
+done <"$counts"
+echo "c: $passed passed, 0 failed"
