@@ -28,10 +28,11 @@ checked exactly):
    OpenSpiel's scores == ayo's stores plus each row's seeds, OpenSpiel's board
    is all zeros, and ``Outcome.scores`` == ayo's stores. This is a documented
    rule difference (RULES.md "End of the game", step 1), not an ayo bug.
-3. **24-24.** OpenSpiel also ends the moment both scores are 24. With 48
-   seeds the board is then empty, so in ayo the player to move has no legal
-   move: the same ply, the same (empty) board, a draw in both; ayo's reason is
-   ``no_legal_move``.
+3. **24-24.** OpenSpiel also ends the moment both scores are 24. That needs
+   an empty board, which no move of this preset can leave: a capture that
+   would empty the opponent's row is a forfeited grand slam, so the stores
+   reach 24-24 only through a final share-out (mapping 1). No mapping is
+   needed; the move-by-move checks would catch such an end anyway.
 4. **Game length cap.** OpenSpiel's oware declares ``MaxGameLength() == 1000``
    and refuses to apply a move beyond it; RULES.md's ``oware`` has no move cap
    (repetition ends every game eventually). The test checks that no game
@@ -98,7 +99,7 @@ def play_both(seed: int, spiel_game: Any) -> dict[str, Any]:
     assert board == [0] * 12, where
     assert scores == [stores[0] + rows[0], stores[1] + rows[1]], where
     if outcome.reason in SHARE_OUT_REASONS:
-        # mapping 1 (and 3: a 24-24 end is a no_legal_move end on an empty board)
+        # mapping 1
         assert list(outcome.scores) == scores, where
     else:
         # mapping 2: ayo's target end shares nothing out
