@@ -35,9 +35,11 @@ if TYPE_CHECKING:
     from ayo._ayo import Game
 
 __all__ = [
+    "RENDER_MODES",
     "Drawing",
     "Frame",
     "frames",
+    "render",
     "rgb_array",
     "show",
     "sowing_frames",
@@ -581,3 +583,25 @@ def rgb_array(game: Game, *, scale: int = 1) -> npt.NDArray[np.uint8]:
         img[ellipse < 1] = _rgb(_PIT)
         _draw_text(img, str(stores[player]), cx, cy, 4 * scale, _SEED_TEXT)
     return img
+
+
+#: The render modes of the environments, in Gymnasium's terms.
+RENDER_MODES = ("ansi", "rgb_array")
+
+
+def render(game: Game, mode: str | None) -> str | npt.NDArray[np.uint8] | None:
+    """What an environment's ``render()`` returns for ``render_mode=mode``.
+
+    ``"ansi"``: :func:`text`; ``"rgb_array"``: :func:`rgb_array`; ``None``:
+    nothing (with Gymnasium's usual warning). Any other mode is a ``ValueError``.
+    """
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() called without a render_mode")
+        return None
+    if mode == "ansi":
+        return text(game)
+    if mode == "rgb_array":
+        return rgb_array(game)
+    raise ValueError(f"render mode must be one of {RENDER_MODES} or None, not {mode!r}")

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -260,12 +259,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The board as text (``"ansi"``) or an RGB image (``"rgb_array"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        if self.render_mode == "ansi":
-            return display.text(self.game)
-        return display.rgb_array(self.game)
+        return display.render(self.game, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

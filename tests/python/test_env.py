@@ -465,5 +465,9 @@ def test_render_modes() -> None:
     assert image.dtype == np.uint8
     assert image.ndim == 3
     assert image.shape[2] == 3
+    plain = AyoEnv("oware")
+    with pytest.raises(ResetNeeded):
+        plain.render()
+    plain.reset(seed=0)
     with pytest.warns(UserWarning, match="render_mode"):
-        assert AyoEnv("oware").render() is None
+        assert plain.render() is None

@@ -345,12 +345,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The board as text (``"ansi"``) or an RGB image (``"rgb_array"``)."""
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode")
-            return None
-        if self.render_mode == "ansi":
-            return display.text(self.game)
-        return display.rgb_array(self.game)
+        return display.render(self.game, self.render_mode)
 
     def __repr__(self) -> str:
         return (
