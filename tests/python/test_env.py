@@ -471,3 +471,18 @@ def test_render_modes() -> None:
     plain.reset(seed=0)
     with pytest.warns(UserWarning, match="render_mode"):
         assert plain.render() is None
+
+
+def test_reset_that_ends_on_the_opening_move() -> None:
+    # South (the opponent) has one move, 5 -> 6 making 2: a capture to 25.
+    start = ayo.Game.from_setup("oware", [0, 0, 0, 0, 0, 1, 1, 5, 0, 0, 0, 0], (23, 18))
+    env = AyoEnv("oware", agent_seat=1)
+    with pytest.raises(ValueError, match="opening"):
+        env.reset(seed=0, options={"position": start.position_record()})
+    with pytest.raises(EpisodeOverError):
+        env.step(0)
+    over = start.copy()
+    over.play(5)
+    assert over.outcome is not None
+    with pytest.raises(ValueError, match="already over"):
+        env.reset(options={"position": over.position_record()})

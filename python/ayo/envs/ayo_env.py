@@ -286,6 +286,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         self._game, self._seat, self._done = game, int(seat), False
         opening = self._opponent_turns()
         if game.is_over:
+            self._done = True
             raise ValueError("the game ended on the opponent's opening moves")
         info = self._info()
         info["opponent_moves"] = opening
