@@ -11,7 +11,8 @@ use ayo_core::{
 use crate::result::ayo_result;
 use crate::rules::ayo_rules;
 use crate::util::{
-    guard, guard_mut, in_str, need, out, write_array, write_str, Fail, HasLastError, LastError,
+    guard, guard_mut, in_str, need, out, query, text_query, write_array, Fail, HasLastError,
+    LastError,
 };
 use crate::AYO_PITS;
 
@@ -538,13 +539,12 @@ pub unsafe extern "C" fn ayo_game_setup(
     game: *const ayo_game,
     setup: *mut ayo_setup,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(setup, "setup")?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(setup, g.game.position().to_setup().into()) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(game, "game", setup, "setup", |g| {
+            Ok(g.game.position().to_setup().into())
+        })
+    }
 }
 
 /// Writes the player to move in the current position.
@@ -559,13 +559,12 @@ pub unsafe extern "C" fn ayo_game_to_move(
     game: *const ayo_game,
     player: *mut ayo_player,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(player, "player")?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(player, g.game.position().to_move().into()) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(game, "game", player, "player", |g| {
+            Ok(g.game.position().to_move().into())
+        })
+    }
 }
 
 /// Writes the 64-bit hash of the current position (board, stores and player
@@ -579,13 +578,8 @@ pub unsafe extern "C" fn ayo_game_to_move(
 /// `game` NULL or live; `hash` NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_game_hash(game: *const ayo_game, hash: *mut u64) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(hash, "hash")?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(hash, g.game.position().hash()) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    unsafe { query(game, "game", hash, "hash", |g| Ok(g.game.position().hash())) }
 }
 
 /// Writes the number of moves played in this game since its start position
@@ -601,13 +595,8 @@ pub unsafe extern "C" fn ayo_game_move_count(
     game: *const ayo_game,
     count: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(count, "count")?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(count, g.game.moves().len()) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    unsafe { query(game, "game", count, "count", |g| Ok(g.game.moves().len())) }
 }
 
 /// Copies the moves played since the start position, as the movers' relative
@@ -702,13 +691,12 @@ pub unsafe extern "C" fn ayo_game_legal_pits(
 /// `game` NULL or live; `mask` NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_game_legal_mask(game: *const ayo_game, mask: *mut u8) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(mask, "mask")?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(mask, g.game.legal_action_mask()) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(game, "game", mask, "mask", |g| {
+            Ok(g.game.legal_action_mask())
+        })
+    }
 }
 
 /// Plays the mover's relative pit 1..=6 (the web app's keys: 1 is pit 0 for
@@ -798,18 +786,16 @@ pub unsafe extern "C" fn ayo_game_status(
     game: *const ayo_game,
     status: *mut ayo_status,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(status, "status")?;
-        let s = match g.game.status() {
-            Status::Ongoing => ayo_status::Ongoing,
-            Status::Ended(_) => ayo_status::Ended,
-            Status::Truncated => ayo_status::Truncated,
-        };
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(status, s) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(game, "game", status, "status", |g| {
+            Ok(match g.game.status() {
+                Status::Ongoing => ayo_status::Ongoing,
+                Status::Ended(_) => ayo_status::Ended,
+                Status::Truncated => ayo_status::Truncated,
+            })
+        })
+    }
 }
 
 /// Writes the outcome of a finished game: winner, reason and final scores.
@@ -825,37 +811,31 @@ pub unsafe extern "C" fn ayo_game_outcome(
     game: *const ayo_game,
     outcome: *mut ayo_outcome,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(outcome, "outcome")?;
-        let o = g
-            .game
-            .outcome()
-            .ok_or_else(|| Fail::new(ayo_result::GameNotOver, "the game is not over"))?;
-        let winner = match o.winner {
-            Some(Player::South) => ayo_winner::South,
-            Some(Player::North) => ayo_winner::North,
-            None => ayo_winner::Draw,
-        };
-        let reason = match o.reason {
-            EndReason::Target => ayo_end_reason::Target,
-            EndReason::MoveLimit => ayo_end_reason::MoveLimit,
-            EndReason::Repetition => ayo_end_reason::Repetition,
-            EndReason::NoLegalMove => ayo_end_reason::NoLegalMove,
-        };
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe {
-            out(
-                outcome,
-                ayo_outcome {
-                    winner,
-                    reason,
-                    scores: o.scores,
-                },
-            )
-        };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(game, "game", outcome, "outcome", |g| {
+            let o = g
+                .game
+                .outcome()
+                .ok_or_else(|| Fail::new(ayo_result::GameNotOver, "the game is not over"))?;
+            let winner = match o.winner {
+                Some(Player::South) => ayo_winner::South,
+                Some(Player::North) => ayo_winner::North,
+                None => ayo_winner::Draw,
+            };
+            let reason = match o.reason {
+                EndReason::Target => ayo_end_reason::Target,
+                EndReason::MoveLimit => ayo_end_reason::MoveLimit,
+                EndReason::Repetition => ayo_end_reason::Repetition,
+                EndReason::NoLegalMove => ayo_end_reason::NoLegalMove,
+            };
+            Ok(ayo_outcome {
+                winner,
+                reason,
+                scores: o.scores,
+            })
+        })
+    }
 }
 
 /// Caps the number of moves of this game (counted from its start position):
@@ -912,13 +892,12 @@ pub unsafe extern "C" fn ayo_game_position_text(
     len: usize,
     written: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(written, "written")?;
-        let text = record::position_to_text(g.game.rules(), g.game.position());
-        // SAFETY: the caller's contract.
-        unsafe { write_str(&text, buf, len, written) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        text_query(game, "game", buf, len, written, |g| {
+            Ok(record::position_to_text(g.game.rules(), g.game.position()))
+        })
+    }
 }
 
 /// Writes the game record (start position, ` | `, moves; as read by
@@ -938,12 +917,8 @@ pub unsafe extern "C" fn ayo_game_record(
     len: usize,
     written: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(written, "written")?;
-        // SAFETY: the caller's contract.
-        unsafe { write_str(&g.game.record(), buf, len, written) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe { text_query(game, "game", buf, len, written, |g| Ok(g.game.record())) }
 }
 
 /// The sowing trace of the mover's relative pit 1..=6 from the current
@@ -1012,14 +987,12 @@ pub unsafe extern "C" fn ayo_game_perft(
     depth: u32,
     nodes: *mut u64,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(nodes, "nodes")?;
-        let n = playout::perft(g.game.rules(), g.game.position(), depth);
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(nodes, n) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(game, "game", nodes, "nodes", |g| {
+            Ok(playout::perft(g.game.rules(), g.game.position(), depth))
+        })
+    }
 }
 
 /// Writes the detail of the last failed call on `game` (e.g.
@@ -1041,12 +1014,12 @@ pub unsafe extern "C" fn ayo_game_last_error(
     len: usize,
     written: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        need(written, "written")?;
-        // SAFETY: the caller's contract.
-        unsafe { write_str(&g.last_error.message, buf, len, written) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        text_query(game, "game", buf, len, written, |g| {
+            Ok(g.last_error.message.clone())
+        })
+    }
 }
 
 /// When the last failed call on `game` was a record that did not parse

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use ayo_core::{record, Preset, Rules, PARAM_NAMES};
 
 use crate::result::ayo_result;
-use crate::util::{guard, guard_mut, in_str, need, out, write_str, Fail, HasLastError, LastError};
+use crate::util::{guard, guard_mut, in_str, need, out, text_query, Fail, HasLastError, LastError};
 
 /// A validated rule set (opaque).
 ///
@@ -161,21 +161,18 @@ pub unsafe extern "C" fn ayo_rules_get(
     len: usize,
     written: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        // SAFETY: the caller's contract.
-        let r = unsafe { rules.as_ref() }.ok_or_else(|| Fail::null("rules"))?;
-        // SAFETY: the caller's contract.
-        let key = unsafe { in_str(key, "key") }?;
-        need(written, "written")?;
-        let value = r.rules.params().get(key).ok_or_else(|| {
-            Fail::new(
-                ayo_result::UnknownParam,
-                format!("unknown rule parameter `{key}`"),
-            )
-        })?;
-        // SAFETY: the caller's contract.
-        unsafe { write_str(&value, buf, len, written) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        text_query(rules, "rules", buf, len, written, |r| {
+            let key = in_str(key, "key")?;
+            r.rules.params().get(key).ok_or_else(|| {
+                Fail::new(
+                    ayo_result::UnknownParam,
+                    format!("unknown rule parameter `{key}`"),
+                )
+            })
+        })
+    }
 }
 
 /// Replaces the rules with those of a rules record: a preset name with
@@ -224,13 +221,12 @@ pub unsafe extern "C" fn ayo_rules_text(
     len: usize,
     written: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        // SAFETY: the caller's contract.
-        let r = unsafe { rules.as_ref() }.ok_or_else(|| Fail::null("rules"))?;
-        need(written, "written")?;
-        // SAFETY: the caller's contract.
-        unsafe { write_str(&record::rules_to_text(&r.rules), buf, len, written) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        text_query(rules, "rules", buf, len, written, |r| {
+            Ok(record::rules_to_text(&r.rules))
+        })
+    }
 }
 
 /// Writes the detail of the last failed call on `rules` into `buf` (the empty
@@ -251,24 +247,30 @@ pub unsafe extern "C" fn ayo_rules_last_error(
     len: usize,
     written: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        // SAFETY: the caller's contract.
-        let r = unsafe { rules.as_ref() }.ok_or_else(|| Fail::null("rules"))?;
-        need(written, "written")?;
-        // SAFETY: the caller's contract.
-        unsafe { write_str(&r.last_error.message, buf, len, written) }
-    })
+    // SAFETY: the caller's contract.
+    unsafe {
+        text_query(rules, "rules", buf, len, written, |r| {
+            Ok(r.last_error.message.clone())
+        })
+    }
 }
 
-fn static_names(
+/// Entry `index` of a static list of names, made once as C strings; NULL
+/// when `index` is out of range.
+fn static_name(
     cell: &'static OnceLock<Vec<CString>>,
-    names: impl Iterator<Item = &'static str>,
-) -> &'static [CString] {
-    cell.get_or_init(|| {
-        names
-            .map(|n| CString::new(n).expect("names have no NUL"))
-            .collect()
+    names: impl Iterator<Item = &'static str> + std::panic::UnwindSafe,
+    index: usize,
+) -> *const c_char {
+    std::panic::catch_unwind(|| {
+        let list = cell.get_or_init(|| {
+            names
+                .map(|n| CString::new(n).expect("names have no NUL"))
+                .collect()
+        });
+        list.get(index).map_or(std::ptr::null(), |n| n.as_ptr())
     })
+    .unwrap_or(std::ptr::null())
 }
 
 /// The name of rule parameter `index` (0..`AYO_PARAM_COUNT`), in the order of
@@ -281,12 +283,7 @@ fn static_names(
 #[no_mangle]
 pub extern "C" fn ayo_rules_param_name(index: usize) -> *const c_char {
     static NAMES: OnceLock<Vec<CString>> = OnceLock::new();
-    std::panic::catch_unwind(|| {
-        static_names(&NAMES, PARAM_NAMES.into_iter())
-            .get(index)
-            .map_or(std::ptr::null(), |n| n.as_ptr())
-    })
-    .unwrap_or(std::ptr::null())
+    static_name(&NAMES, PARAM_NAMES.into_iter(), index)
 }
 
 /// The name of preset `index` (0..`AYO_PRESET_COUNT`): `"ayoayo"`, `"ayo"`,
@@ -298,10 +295,5 @@ pub extern "C" fn ayo_rules_param_name(index: usize) -> *const c_char {
 #[no_mangle]
 pub extern "C" fn ayo_preset_name(index: usize) -> *const c_char {
     static NAMES: OnceLock<Vec<CString>> = OnceLock::new();
-    std::panic::catch_unwind(|| {
-        static_names(&NAMES, Preset::ALL.into_iter().map(Preset::name))
-            .get(index)
-            .map_or(std::ptr::null(), |n| n.as_ptr())
-    })
-    .unwrap_or(std::ptr::null())
+    static_name(&NAMES, Preset::ALL.into_iter().map(Preset::name), index)
 }

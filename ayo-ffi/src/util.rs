@@ -107,6 +107,56 @@ pub(crate) unsafe fn guard_mut<T: HasLastError>(
     record.unwrap_or(ayo_result::Panic)
 }
 
+/// Runs a read-only query on the handle behind `h` (argument name `arg`)
+/// inside the panic boundary, and writes its answer through the
+/// out-parameter `out_ptr` (argument name `out_arg`) only when it succeeds.
+///
+/// # Safety
+/// `h` must be NULL or a live handle not mutated during the call; `out_ptr`
+/// NULL or valid for a write.
+pub(crate) unsafe fn query<T, V>(
+    h: *const T,
+    arg: &str,
+    out_ptr: *mut V,
+    out_arg: &str,
+    f: impl FnOnce(&T) -> Result<V, Fail>,
+) -> ayo_result {
+    guard(|| {
+        // SAFETY: NULL or live, by the caller's contract.
+        let h = unsafe { h.as_ref() }.ok_or_else(|| Fail::null(arg))?;
+        need(out_ptr, out_arg)?;
+        let v = f(h)?;
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe { out(out_ptr, v) };
+        Ok(())
+    })
+}
+
+/// Runs a read-only text query on the handle behind `h` (argument name `arg`)
+/// inside the panic boundary, and writes the text by the text out-parameter
+/// convention (see `ayo_result_message`).
+///
+/// # Safety
+/// `h` must be NULL or a live handle not mutated during the call; `buf` NULL
+/// or valid for `len` byte writes; `written` NULL or valid for a write.
+pub(crate) unsafe fn text_query<T>(
+    h: *const T,
+    arg: &str,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+    f: impl FnOnce(&T) -> Result<String, Fail>,
+) -> ayo_result {
+    guard(|| {
+        // SAFETY: NULL or live, by the caller's contract.
+        let h = unsafe { h.as_ref() }.ok_or_else(|| Fail::null(arg))?;
+        need(written, "written")?;
+        let text = f(h)?;
+        // SAFETY: the caller's contract.
+        unsafe { write_str(&text, buf, len, written) }
+    })
+}
+
 /// Reads a NUL-terminated UTF-8 argument named `arg`.
 ///
 /// # Safety

@@ -192,8 +192,36 @@ void check_outcome(const ayo_game *g, const json *want) {
   expect(ints(json_get(want, "scores")) == std::vector<int>{o.scores[0], o.scores[1]}, "scores");
 }
 
+// Whether every key is present with its type (or null where allowed).
+bool well_formed(const json *v) {
+  auto has = [](const json *obj, const char *key, json_type type, bool nullable) {
+    const json *f = json_get(obj, key);
+    return expect(f && (f->type == type || (nullable && f->type == JSON_NULL)), std::string("key ") + key);
+  };
+  if (!has(v, "name", JSON_STRING, false) || !has(v, "game", JSON_STRING, false) ||
+      !has(v, "legal", JSON_ARRAY, false) || !has(v, "move", JSON_NUMBER, false) ||
+      !has(v, "error", JSON_STRING, true) || !has(v, "after", JSON_STRING, true) ||
+      !has(v, "trace", JSON_OBJECT, true) || !has(v, "outcome", JSON_OBJECT, true)) {
+    return false;
+  }
+  const json *t = json_get(v, "trace"), *o = json_get(v, "outcome");
+  bool ok = json_get(v, "error")->type != JSON_NULL ||
+            (t->type == JSON_OBJECT && json_get(v, "after")->type == JSON_STRING &&
+             has(t, "laps", JSON_NUMBER, false) && has(t, "last_pit", JSON_NUMBER, false) &&
+             has(t, "end", JSON_STRING, false) && has(t, "taken", JSON_ARRAY, false) &&
+             has(t, "collected", JSON_ARRAY, false) && has(t, "captured", JSON_ARRAY, false) &&
+             has(t, "forfeited", JSON_NUMBER, true));
+  return ok && (o->type == JSON_NULL || (has(o, "winner", JSON_STRING, true) &&
+                                         has(o, "reason", JSON_STRING, false) &&
+                                         has(o, "scores", JSON_ARRAY, false)));
+}
+
 void check_vector(ayo_game *g, const json *v) {
-  where = json_get(v, "name")->string;
+  const json *name = json_get(v, "name");
+  where = name && name->type == JSON_STRING ? name->string : "<vector without a name>";
+  if (!well_formed(v)) {
+    return;
+  }
   if (!expect_result(ayo_game_load_record(g, json_get(v, "game")->string), AYO_RESULT_OK, "load_record")) {
     return;
   }

@@ -58,6 +58,11 @@ static int is_str(const json *v, const char *s) {
   return v && v->type == JSON_STRING && strcmp(v->string, s) == 0;
 }
 
+/* Whether `v` is present with type `type` (or null, when `nullable`). */
+static int is_type(const json *v, json_type type, int nullable) {
+  return v && (v->type == type || (nullable && v->type == JSON_NULL));
+}
+
 /* Text of a game query into a fixed buffer (records here are short). */
 typedef ayo_result (*text_fn)(const ayo_game *, char *, size_t, size_t *);
 
@@ -142,15 +147,41 @@ static void check_outcome(const ayo_game *g, const json *want) {
 static void check_vector(const json *v, ayo_game *g, ayo_game *other) {
   const json *legal = json_get(v, "legal"), *err = json_get(v, "error"), *after = json_get(v, "after");
   int move = json_int(json_get(v, "move"));
-  char before[512], text[512], again[512];
+  char before[4096], text[4096], again[4096];
   uint8_t pits[AYO_MAX_LEGAL_MOVES], abs_pits[AYO_MAX_LEGAL_MOVES], mask = 0, undone = 0;
   size_t n = 99, n_abs = 99, i;
   uint64_t hash_before = 0, hash = 1, hash_other = 2;
   ayo_player mover;
   ayo_setup setup;
 
-  check_context = json_get(v, "name")->string;
+  /* Every key of the format, with its type, before anything is read. */
+  const json *name = json_get(v, "name"), *trace = json_get(v, "trace"), *outcome = json_get(v, "outcome");
+  check_context = name && name->type == JSON_STRING ? name->string : "<vector without a name>";
   vectors_checked++;
+  if (!CHECK(name && name->type == JSON_STRING) || !CHECK(is_type(json_get(v, "game"), JSON_STRING, 0)) ||
+      !CHECK(is_type(legal, JSON_ARRAY, 0)) || !CHECK(is_type(json_get(v, "move"), JSON_NUMBER, 0)) ||
+      !CHECK(is_type(err, JSON_STRING, 1)) || !CHECK(is_type(after, JSON_STRING, 1)) ||
+      !CHECK(is_type(trace, JSON_OBJECT, 1)) || !CHECK(is_type(outcome, JSON_OBJECT, 1)) ||
+      !CHECK((err->type == JSON_NULL) == (trace->type == JSON_OBJECT) &&
+             (err->type == JSON_NULL) == (after->type == JSON_STRING))) {
+    return;
+  }
+  if (trace->type == JSON_OBJECT &&
+      (!CHECK(is_type(json_get(trace, "laps"), JSON_NUMBER, 0)) ||
+       !CHECK(is_type(json_get(trace, "last_pit"), JSON_NUMBER, 0)) ||
+       !CHECK(is_type(json_get(trace, "end"), JSON_STRING, 0)) ||
+       !CHECK(is_type(json_get(trace, "taken"), JSON_ARRAY, 0)) ||
+       !CHECK(is_type(json_get(trace, "collected"), JSON_ARRAY, 0)) ||
+       !CHECK(is_type(json_get(trace, "captured"), JSON_ARRAY, 0)) ||
+       !CHECK(json_get(trace, "forfeited") != NULL))) {
+    return;
+  }
+  if (outcome->type == JSON_OBJECT &&
+      (!CHECK(is_type(json_get(outcome, "winner"), JSON_STRING, 1)) ||
+       !CHECK(is_type(json_get(outcome, "reason"), JSON_STRING, 0)) ||
+       !CHECK(is_type(json_get(outcome, "scores"), JSON_ARRAY, 0)))) {
+    return;
+  }
   if (!CHECK_RESULT(ayo_game_load_record(g, json_get(v, "game")->string), AYO_RESULT_OK)) {
     return;
   }
@@ -203,13 +234,13 @@ static void check_vector(const json *v, ayo_game *g, ayo_game *other) {
     return;
   }
 
-  check_trace(g, move, json_get(v, "trace"));
+  check_trace(g, move, trace);
   if (!CHECK_RESULT(ayo_game_play(g, move), AYO_RESULT_OK)) {
     return;
   }
   text_of(ayo_game_position_text, g, text, sizeof text);
   CHECK(after->type == JSON_STRING && strcmp(text, after->string) == 0);
-  check_outcome(g, json_get(v, "outcome"));
+  check_outcome(g, outcome);
 
   /* The hash is that of the same position loaded from its record. */
   CHECK_RESULT(ayo_game_hash(g, &hash), AYO_RESULT_OK);
@@ -229,22 +260,32 @@ static void check_vector(const json *v, ayo_game *g, ayo_game *other) {
   CHECK(strcmp(again, after->string) == 0);
 }
 
-static void check_moves_file(const char *path) {
+/* Reads a vector file of `format` and finds its non-empty array `key`;
+ * NULL (a failed check) when any of that is missing. */
+static json *open_vectors(const char *path, const char *format, const char *key, const json **list) {
   char err[256];
   json *doc = json_parse_file(path, err, sizeof err);
-  const json *vectors;
-  ayo_rules *rules = NULL;
-  ayo_game *g = NULL, *other = NULL;
-  size_t i;
   check_context = path;
   if (!CHECK(doc != NULL)) {
     fprintf(stderr, "%s\n", err);
-    return;
+    return NULL;
   }
-  CHECK(is_str(json_get(doc, "format"), "ayo-vectors/1"));
-  vectors = json_get(doc, "vectors");
-  if (CHECK(vectors && vectors->type == JSON_ARRAY && vectors->count > 0) &&
-      CHECK_RESULT(ayo_rules_new_preset("ayoayo", &rules), AYO_RESULT_OK) &&
+  *list = json_get(doc, key);
+  if (!CHECK(is_str(json_get(doc, "format"), format)) ||
+      !CHECK(*list && (*list)->type == JSON_ARRAY && (*list)->count > 0)) {
+    json_free(doc);
+    return NULL;
+  }
+  return doc;
+}
+
+static void check_moves_file(const char *path) {
+  const json *vectors = NULL;
+  json *doc = open_vectors(path, "ayo-vectors/1", "vectors", &vectors);
+  ayo_rules *rules = NULL;
+  ayo_game *g = NULL, *other = NULL;
+  size_t i;
+  if (doc && CHECK_RESULT(ayo_rules_new_preset("ayoayo", &rules), AYO_RESULT_OK) &&
       CHECK_RESULT(ayo_game_new(rules, &g), AYO_RESULT_OK) &&
       CHECK_RESULT(ayo_game_new(rules, &other), AYO_RESULT_OK)) {
     for (i = 0; i < vectors->count; i++) {
@@ -258,21 +299,13 @@ static void check_moves_file(const char *path) {
 }
 
 static void check_perft_file(const char *path) {
-  char err[256], rules_text[256];
-  json *doc = json_parse_file(path, err, sizeof err);
-  const json *suites;
+  char rules_text[256];
+  const json *suites = NULL;
+  json *doc = open_vectors(path, "ayo-perft/1", "suites", &suites);
   ayo_rules *rules = NULL;
   ayo_game *g = NULL;
   size_t i, d, n;
-  check_context = path;
-  if (!CHECK(doc != NULL)) {
-    fprintf(stderr, "%s\n", err);
-    return;
-  }
-  CHECK(is_str(json_get(doc, "format"), "ayo-perft/1"));
-  suites = json_get(doc, "suites");
-  if (CHECK(suites && suites->type == JSON_ARRAY && suites->count > 0) &&
-      CHECK_RESULT(ayo_rules_new_preset("ayoayo", &rules), AYO_RESULT_OK) &&
+  if (doc && CHECK_RESULT(ayo_rules_new_preset("ayoayo", &rules), AYO_RESULT_OK) &&
       CHECK_RESULT(ayo_game_new(rules, &g), AYO_RESULT_OK)) {
     for (i = 0; i < suites->count; i++) {
       const json *s = &suites->items[i], *counts = json_get(s, "counts");
