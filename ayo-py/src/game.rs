@@ -599,6 +599,12 @@ impl PyGame {
     fn __repr__(&self) -> String {
         format!("Game.from_record({:?})", self.inner.record())
     }
+
+    /// The board as SVG, for Jupyter (drawn by `ayo.display.svg`).
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let display = slf.py().import("ayo.display")?;
+        display.call_method1("svg", (slf,))?.extract()
+    }
 }
 
 /// The number of legal move sequences of `depth` moves from the start of

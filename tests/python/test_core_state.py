@@ -340,3 +340,12 @@ def test_perft_matches_legal_moves() -> None:
         assert ayo.perft(ayo.Rules(preset), 2, position) == total
     assert ayo.perft("oware", 0) == 1
     assert ayo.perft("oware", 3) == 190
+
+
+def test_game_shows_itself_as_svg_in_notebooks() -> None:
+    import ayo.display
+
+    game = mid_game("oware", plies=3)
+    svg = game._repr_svg_()
+    assert svg.lstrip().startswith("<svg")
+    assert svg == ayo.display.svg(game)
