@@ -42,6 +42,7 @@ __all__ = [
     "render",
     "rgb_array",
     "show",
+    "sowing_animation",
     "sowing_frames",
     "svg",
     "text",
@@ -439,6 +440,66 @@ def sowing_frames(
     body.append("</g>")
     width = max(columns * cell_w * scale, 420)
     height = header + rows * cell_h * scale
+    return Drawing(_svg_document(width, height, body))
+
+
+def sowing_animation(
+    game: Game,
+    action: int,
+    *,
+    by_seed: bool = True,
+    seconds_per_frame: float = 0.5,
+    max_frames: int = 400,
+) -> Drawing:
+    """The sowing of ``action`` as one animated SVG board, looping.
+
+    The frames of :func:`frames` (one per seed by default) are shown one
+    after the other with SVG's own animation (no script, so it plays in
+    notebooks and browsers alike). A move with more than ``max_frames``
+    frames keeps the first ``max_frames - 1`` and the last. Raises
+    :class:`ValueError` for a ``seconds_per_frame`` that is not positive or
+    ``max_frames < 2``, and :class:`ayo.IllegalMoveError` for an illegal move.
+    """
+    if not seconds_per_frame > 0:
+        raise ValueError("seconds_per_frame must be positive")
+    if max_frames < 2:
+        raise ValueError("max_frames must be at least 2")
+    all_frames = frames(game, action, by_seed=by_seed)
+    shown = list(enumerate(all_frames))
+    if len(shown) > max_frames:
+        shown = shown[: max_frames - 1] + shown[-1:]
+    mover = int(game.to_move)
+    n = len(shown)
+    total = n * seconds_per_frame
+    body: list[str] = []
+    for k, (index, frame) in enumerate(shown):
+        start, end = k / n, (k + 1) / n
+        if k == 0:
+            values, times = "1;0", f"0;{end:.6f}"
+        elif k == n - 1:
+            values, times = "0;1", f"0;{start:.6f}"
+        else:
+            values, times = "0;1;0", f"0;{start:.6f};{end:.6f}"
+        body.append(f'<g opacity="{1 if k == 0 else 0}">')
+        body.append(
+            f'<animate attributeName="opacity" calcMode="discrete" values="{values}" '
+            f'keyTimes="{times}" dur="{total:g}s" repeatCount="indefinite"/>'
+        )
+        _svg_board(
+            body,
+            frame.board,
+            frame.stores,
+            x0=_MARGIN,
+            y0=_MARGIN,
+            to_move=mover,
+            last_pit=None,
+            active=frame.pits,
+            status=f"{index}/{len(all_frames) - 1}. {frame.caption}",
+            hand=frame.hand if frame.hand else None,
+        )
+        body.append("</g>")
+    width = 8 * _CELL + 2 * _MARGIN
+    height = 2 * _LABEL + 2 * _CELL + _STATUS + 2 * _MARGIN
     return Drawing(_svg_document(width, height, body))
 
 

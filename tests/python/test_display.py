@@ -214,6 +214,31 @@ def test_sowing_frames_bad_input() -> None:
         display.sowing_frames(game, 1, scale=0)
 
 
+def test_sowing_animation() -> None:
+    game = played("ayoayo", 5, 4)
+    assert not game.is_over
+    action = game.legal_moves()[0]
+    frames = display.frames(game, action, by_seed=True)
+    drawing = display.sowing_animation(game, action, seconds_per_frame=0.25)
+    root = ET.fromstring(drawing.svg)
+    animations = list(root.iter(f"{SVG}animate"))
+    assert len(animations) == len(frames)
+    assert {a.get("dur") for a in animations} == {f"{0.25 * len(frames):g}s"}
+    # exactly one frame is visible at each moment: frame k from k/n to (k+1)/n
+    n = len(frames)
+    for k, anim in enumerate(animations):
+        times = [float(t) for t in (anim.get("keyTimes") or "").split(";")]
+        values = (anim.get("values") or "").split(";")
+        visible_from = times[values.index("1")]
+        assert visible_from == pytest.approx(k / n, abs=1e-6)
+    short = display.sowing_animation(game, action, max_frames=3)
+    assert len(list(ET.fromstring(short.svg).iter(f"{SVG}animate"))) == 3
+    with pytest.raises(ValueError, match="seconds_per_frame"):
+        display.sowing_animation(game, action, seconds_per_frame=0)
+    with pytest.raises(ValueError, match="max_frames"):
+        display.sowing_animation(game, action, max_frames=1)
+
+
 # ---------------------------------------------------------------- text
 
 
