@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod ai;
 mod errors;
 mod game;
 mod rules;
@@ -18,6 +19,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyOutcome>()?;
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::perft, m)?)?;
+    ai::register(m)?;
     m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;
     m.add("NUM_ACTIONS", 6)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -1,0 +1,333 @@
+//! The computer players of ayo-core (`ayo_core::players`) for Python:
+//! `Player` (a level or a kind with a budget), `Analysis` and `MoveValue`.
+//!
+//! Only translation: every choice and every value is the Rust player's. A
+//! game crosses over as its record (start position and moves), so the player
+//! sees the whole history (repetition) exactly as a Rust caller would; the
+//! search runs with the GIL released.
+
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ayo_core::players::{self, Agent, Bound as SearchBound, Budget, Kind, Level, Value};
+use ayo_core::{Game, Move};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::errors;
+
+/// The name of a bound, as Python sees it.
+fn bound_name(b: SearchBound) -> &'static str {
+    match b {
+        SearchBound::Exact => "exact",
+        SearchBound::Lower => "lower",
+        SearchBound::Upper => "upper",
+        SearchBound::Estimate => "estimate",
+    }
+}
+
+/// The value in seeds (final difference for a proven result).
+fn seeds(v: Value) -> f64 {
+    v.seeds()
+}
+
+/// One legal move and the player's value of it.
+#[pyclass(name = "MoveValue", module = "ayo._ayo", frozen, get_all)]
+#[derive(Clone)]
+pub(crate) struct PyMoveValue {
+    /// The action, 0..5, relative to the player to move.
+    action: u8,
+    /// The value in seeds for the player to move (the final seed difference
+    /// when `proven` is set).
+    value: f64,
+    /// The final seed difference when the search proved the game's end.
+    proven: Option<i32>,
+    /// "exact", "lower", "upper" or "estimate".
+    bound: &'static str,
+    /// The value in words: "+1.25", "win by 6", "loss by 2".
+    text: String,
+}
+
+#[pymethods]
+impl PyMoveValue {
+    fn __repr__(&self) -> String {
+        format!(
+            "MoveValue(action={}, value={}, bound='{}')",
+            self.action, self.text, self.bound
+        )
+    }
+}
+
+/// What a player thinks of a position.
+#[pyclass(name = "Analysis", module = "ayo._ayo", frozen, get_all)]
+pub(crate) struct PyAnalysis {
+    /// The move the player would choose (action 0..5), None when the game is over.
+    best: Option<u8>,
+    /// The value of the position for the player to move, in seeds.
+    value: f64,
+    /// The final seed difference when the search proved the game's end.
+    proven: Option<i32>,
+    /// "exact", "lower", "upper" or "estimate".
+    bound: &'static str,
+    /// The value in words: "+1.25", "win by 6", "loss by 2".
+    text: String,
+    /// The principal variation: actions 0..5, each relative to its own mover.
+    pv: Vec<u8>,
+    /// Every legal move with its value, in ascending action order.
+    moves: Vec<PyMoveValue>,
+    /// Plies searched (the last completed iteration for alpha-beta).
+    depth: u32,
+    /// Nodes visited (alpha-beta) or simulations run (MCTS).
+    nodes: u64,
+}
+
+#[pymethods]
+impl PyAnalysis {
+    fn __repr__(&self) -> String {
+        format!(
+            "Analysis(best={}, value={}, bound='{}', pv={:?}, depth={}, nodes={})",
+            self.best
+                .map_or_else(|| "None".to_string(), |a| a.to_string()),
+            self.text,
+            self.bound,
+            self.pv,
+            self.depth,
+            self.nodes
+        )
+    }
+}
+
+fn move_value(mv: Move, value: Value, bound: SearchBound) -> PyMoveValue {
+    PyMoveValue {
+        action: mv.action(),
+        value: seeds(value),
+        proven: value.proven(),
+        bound: bound_name(bound),
+        text: value.to_string(),
+    }
+}
+
+fn analysis(a: players::Analysis) -> PyAnalysis {
+    PyAnalysis {
+        best: a.best.map(Move::action),
+        value: seeds(a.value),
+        proven: a.value.proven(),
+        bound: bound_name(a.bound),
+        text: a.value.to_string(),
+        pv: a.pv.iter().map(|m| m.action()).collect(),
+        moves: a
+            .moves
+            .iter()
+            .map(|m| move_value(m.mv, m.value, m.bound))
+            .collect(),
+        depth: a.depth,
+        nodes: a.nodes,
+    }
+}
+
+/// A computer player: a level (1..8 or "max") or a kind with a budget.
+///
+/// Deterministic: two players made alike (same level or kind and budget,
+/// same seed) shown the same games make the same choices, the same as the
+/// Rust player with that seed. A Player is callable (`player(game)` is
+/// `player.choose(game)`), so it can be the Gymnasium environment's
+/// `opponent=`.
+#[pyclass(name = "Player", module = "ayo._ayo", frozen)]
+pub(crate) struct PyPlayer {
+    agent: Arc<Mutex<Box<dyn Agent>>>,
+    name: String,
+    level: Option<String>,
+    kind: Kind,
+    budget: Budget,
+    seed: u64,
+}
+
+/// The game behind a Python `ayo.Game`, rebuilt from its record.
+fn game_of(obj: &Bound<'_, PyAny>) -> PyResult<Game> {
+    let py = obj.py();
+    let text: String = obj
+        .call_method0("record")
+        .and_then(|r| r.extract())
+        .map_err(|_| PyValueError::new_err("expected an ayo.Game"))?;
+    Game::from_record(&text).map_err(|e| errors::record(py, e))
+}
+
+fn level_from(obj: &Bound<'_, PyAny>) -> PyResult<Level> {
+    let text = if let Ok(n) = obj.extract::<i64>() {
+        n.to_string()
+    } else if let Ok(s) = obj.extract::<String>() {
+        s
+    } else {
+        return Err(PyValueError::new_err("a level is 1 to 8 or \"max\""));
+    };
+    Level::from_str(text.trim()).map_err(PyValueError::new_err)
+}
+
+impl PyPlayer {
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        f: impl FnOnce(&mut dyn Agent, &Game) -> T + Send,
+    ) -> PyResult<T> {
+        let game = game_of(game)?;
+        let agent = Arc::clone(&self.agent);
+        py.detach(move || {
+            let mut guard = agent
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("the player failed in an earlier call"))?;
+            Ok(f(guard.as_mut(), &game))
+        })
+    }
+}
+
+#[pymethods]
+impl PyPlayer {
+    /// The player of `level` (1..8 or "max"), seeded by `seed`.
+    #[new]
+    #[pyo3(signature = (level = None, *, seed = 0))]
+    fn new(level: Option<&Bound<'_, PyAny>>, seed: u64) -> PyResult<Self> {
+        let level = match level {
+            Some(obj) => level_from(obj)?,
+            None => Level::new(4).ok_or_else(|| PyValueError::new_err("no level 4"))?,
+        };
+        let (kind, budget) = level.spec();
+        Ok(PyPlayer {
+            agent: Arc::new(Mutex::new(level.player(seed))),
+            name: players::levels::describe(level),
+            level: Some(level.to_string()),
+            kind,
+            budget,
+            seed,
+        })
+    }
+
+    /// A player of `kind` ("random", "greedy", "alphabeta" or "mcts") with
+    /// at most one budget: `depth` plies, `nodes` (MCTS: simulations) or
+    /// `time` seconds (not reproducible); default depth 4.
+    #[staticmethod]
+    #[pyo3(signature = (kind, *, depth = None, nodes = None, time = None, seed = 0))]
+    fn from_kind(
+        kind: &str,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        time: Option<f64>,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let kind = Kind::from_str(kind).map_err(PyValueError::new_err)?;
+        let budget = match (depth, nodes, time) {
+            (None, None, None) => Budget::Depth(4),
+            (Some(d), None, None) if d >= 1 => Budget::Depth(d),
+            (None, Some(n), None) if n >= 1 => Budget::Nodes(n),
+            (None, None, Some(t)) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
+                Budget::Time(Duration::from_secs_f64(t))
+            }
+            (d, n, t)
+                if [d.is_some(), n.is_some(), t.is_some()]
+                    .iter()
+                    .filter(|x| **x)
+                    .count()
+                    > 1 =>
+            {
+                return Err(PyValueError::new_err(
+                    "give at most one of depth, nodes and time",
+                ));
+            }
+            _ => {
+                return Err(PyValueError::new_err(
+                    "depth and nodes must be at least 1, time between 0 and 86400 seconds",
+                ))
+            }
+        };
+        let agent = players::new_player(kind, budget, seed);
+        let name = agent.name();
+        Ok(PyPlayer {
+            agent: Arc::new(Mutex::new(agent)),
+            name,
+            level: None,
+            kind,
+            budget,
+            seed,
+        })
+    }
+
+    /// The levels, weakest first: "1" .. "8", "max".
+    #[staticmethod]
+    fn levels() -> Vec<String> {
+        Level::ALL.iter().map(ToString::to_string).collect()
+    }
+
+    /// A level's player and budget in words, e.g. "4: alphabeta(depth=4)".
+    #[staticmethod]
+    fn describe_level(level: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(players::levels::describe(level_from(level)?))
+    }
+
+    /// The player's kind and budget, e.g. "alphabeta(depth=4)".
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The level ("1".."8" or "max"), None for a player made by kind.
+    #[getter]
+    fn level(&self) -> Option<&str> {
+        self.level.as_deref()
+    }
+
+    /// "random", "greedy", "alphabeta" or "mcts".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    /// The budget as text: "depth=4", "nodes=20000" or "time=250ms".
+    #[getter]
+    fn budget(&self) -> String {
+        self.budget.to_string()
+    }
+
+    /// The seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The move to play in `game`'s current position: an action 0..5
+    /// relative to the player to move. Raises ValueError when the game is over.
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let mv = self.run(py, game, |agent, g| agent.choose(g))?;
+        mv.map(Move::action)
+            .ok_or_else(|| PyValueError::new_err("the game is over: no move to choose"))
+    }
+
+    /// The analysis of `game`'s current position: best move, value, bound,
+    /// principal variation and the value of every legal move.
+    fn analyze(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<PyAnalysis> {
+        Ok(analysis(self.run(py, game, |agent, g| agent.analyze(g))?))
+    }
+
+    /// `choose(game)`: a Player is an opponent for `ayo.envs.AyoEnv`.
+    fn __call__(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<u8> {
+        self.choose(py, game)
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.level {
+            Some(l) => format!("Player(level='{l}', seed={}): {}", self.seed, self.name),
+            None => format!(
+                "Player.from_kind('{}', {}, seed={})",
+                self.kind, self.budget, self.seed
+            ),
+        }
+    }
+}
+
+/// Registers `Player`, `Analysis` and `MoveValue` in the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPlayer>()?;
+    m.add_class::<PyAnalysis>()?;
+    m.add_class::<PyMoveValue>()?;
+    Ok(())
+}
