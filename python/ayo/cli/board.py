@@ -1,0 +1,207 @@
+"""Drawing the board in a terminal: both rows, stores and pit numbers.
+
+Everything drawn comes from the rules engine: the seeds from the game, the
+landing pit from :meth:`ayo.Game.last_landing`, the sowing from the frames of
+:func:`ayo.display.frames` (the engine's trace). The board is drawn from the
+point of view of one seat (``bottom``, the human in ``ayo play``): that seat's
+row along the bottom, pits 1..6 in sowing order left to right; the other row
+on top, right to left, so that sowing runs anticlockwise; the bottom seat's
+store on the right, the other store on the left.
+
+With ``color=False`` the picture is plain text: marks after a pit's count
+(``*``) and brackets round the cursor's pit number say what colour says
+otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+__all__ = [
+    "Style",
+    "View",
+    "draw",
+    "pit_of",
+    "supports_color",
+]
+
+_CELL = 5  # characters per pit column, borders excluded
+
+
+def supports_color(stream: TextIO, no_color_flag: bool = False) -> bool:
+    """Whether to write ANSI colours to ``stream``.
+
+    Not when ``--no-color`` was given, when the ``NO_COLOR`` variable is set
+    to anything non-empty (https://no-color.org), when ``TERM`` is ``dumb`` or
+    when ``stream`` is not a terminal.
+    """
+    if no_color_flag or os.environ.get("NO_COLOR", ""):
+        return False
+    if os.environ.get("TERM", "") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+@dataclass(frozen=True)
+class Style:
+    """ANSI sequences (all empty for plain text)."""
+
+    reset: str = ""
+    bold: str = ""
+    dim: str = ""
+    cursor: str = ""
+    landing: str = ""
+    active: str = ""
+    last: str = ""
+    good: str = ""
+    bad: str = ""
+
+    @staticmethod
+    def make(color: bool) -> Style:
+        """Colours when ``color`` is true, plain text otherwise."""
+        if not color:
+            return Style()
+        return Style(
+            reset="\x1b[0m",
+            bold="\x1b[1m",
+            dim="\x1b[2m",
+            cursor="\x1b[7m",
+            landing="\x1b[1;30;43m",
+            active="\x1b[1;37;44m",
+            last="\x1b[1;31m",
+            good="\x1b[1;32m",
+            bad="\x1b[1;31m",
+        )
+
+    @property
+    def plain(self) -> bool:
+        """True when no colour is used."""
+        return not self.reset
+
+
+@dataclass
+class View:
+    """What to draw besides the seeds.
+
+    Attributes:
+        board: seeds in pits 0..11 (absolute, sowing order).
+        stores: South's and North's stores.
+        bottom: the seat drawn along the bottom (0 South, 1 North).
+        names: the labels of South and North (e.g. ``("You", "Computer")``).
+        to_move: the seat to move (marked with ``>``), or None when over.
+        cursor: the bottom seat's pit (0..5, move number - 1) under the cursor.
+        landing: absolute pit where the cursor's move would drop its last seed.
+        active: absolute pits to highlight (the lap being animated).
+        last: absolute pit of the last move played.
+        hand: seeds in hand during an animated sowing.
+    """
+
+    board: Sequence[int]
+    stores: Sequence[int]
+    bottom: int = 0
+    names: tuple[str, str] = ("South", "North")
+    to_move: int | None = None
+    cursor: int | None = None
+    landing: int | None = None
+    active: Collection[int] = field(default_factory=tuple)
+    last: int | None = None
+    hand: int | None = None
+
+
+def pit_of(seat: int, number: int) -> int:
+    """The absolute pit of ``seat``'s move ``number`` (1..6)."""
+    return seat * 6 + number - 1
+
+
+def _top_pits(bottom: int) -> list[int]:
+    """Absolute pits of the top row, left to right (the other seat's 6..1)."""
+    top = 1 - bottom
+    return [pit_of(top, n) for n in range(6, 0, -1)]
+
+
+def _bottom_pits(bottom: int) -> list[int]:
+    """Absolute pits of the bottom row, left to right (the seat's 1..6)."""
+    return [pit_of(bottom, n) for n in range(1, 7)]
+
+
+def _cell(view: View, pit: int, st: Style) -> str:
+    seeds = f"{int(view.board[pit]):>3}"
+    if pit == view.landing:
+        text, mark = seeds, "*"
+        return f"{st.landing}{text}{mark}{st.reset} " if not st.plain else f"{text}{mark} "
+    if pit in view.active:
+        return f"{st.active}{seeds}+{st.reset} " if not st.plain else f"{seeds}+ "
+    if pit == view.last:
+        return f"{st.last}{seeds}'{st.reset} " if not st.plain else f"{seeds}' "
+    return f"{seeds}  "
+
+
+def _numbers(pits: Sequence[int], cursor_pit: int | None, st: Style) -> str:
+    parts = []
+    for pit in pits:
+        n = pit % 6 + 1
+        if pit == cursor_pit:
+            label = f"[{n}]"
+            parts.append(f" {st.cursor}{label}{st.reset} " if not st.plain else f" {label} ")
+        else:
+            parts.append(f"  {n}  ")
+    return " " + " ".join(parts)
+
+
+def draw(view: View, style: Style) -> list[str]:
+    """The board as lines of text (no trailing newlines).
+
+    ::
+
+                   Computer (North)
+               6     5     4     3     2     1
+            +-----+-----+-----+-----+-----+-----+
+            |   4 |   4 |   4 |   4 |   4 |   4 |
+         0  +-----+-----+-----+-----+-----+-----+  0
+            |   4 |   4 |   4 |   4 |   4 |   4 |
+            +-----+-----+-----+-----+-----+-----+
+               1     2     3     4     5     6
+                   You (South)
+    """
+    st = style
+    bottom, top = view.bottom, 1 - view.bottom
+    top_pits, bottom_pits = _top_pits(bottom), _bottom_pits(bottom)
+    cursor_pit = None if view.cursor is None else pit_of(bottom, view.cursor + 1)
+    seat_names = ("South", "North")
+    pad = " " * 8
+    rule = pad + "+" + "+".join("-" * _CELL for _ in range(6)) + "+"
+
+    def label(seat: int) -> str:
+        arrow = f"{st.bold}>{st.reset} " if seat == view.to_move else "  "
+        name = view.names[seat]
+        seat_note = "" if name == seat_names[seat] else f" ({seat_names[seat]})"
+        return f"{pad}{arrow}{st.bold}{name}{st.reset}{seat_note}"
+
+    def row(pits: Sequence[int]) -> str:
+        return pad + "|" + "|".join(_cell(view, p, st) for p in pits) + "|"
+
+    top_store = f"{int(view.stores[top]):>3}"
+    bottom_store = f"{int(view.stores[bottom]):<3}"
+    middle = (
+        f"{st.bold}{top_store}{st.reset}  "
+        + rule[len(pad) :]
+        + f"  {st.bold}{bottom_store}{st.reset}"
+    )
+    lines = [
+        label(top),
+        pad + _numbers(top_pits, None, st),
+        rule,
+        row(top_pits),
+        "   " + middle,
+        row(bottom_pits),
+        rule,
+        pad + _numbers(bottom_pits, cursor_pit, st),
+        label(bottom),
+    ]
+    if view.hand:
+        lines.append(f"{pad}in hand: {view.hand}")
+    return [line.rstrip() for line in lines]

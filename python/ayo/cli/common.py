@@ -1,0 +1,138 @@
+"""What the subcommands share: rules from arguments, levels, move and outcome words.
+
+Nothing here decides a rule: rules are built by :class:`ayo.Rules` (which
+rejects what cannot be played), and outcomes, traces and landing pits are
+read from the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ayo import Game, Outcome, Rules, RulesError
+from ayo.ai import Player
+
+__all__ = [
+    "SEAT_NAMES",
+    "UsageError",
+    "describe_outcome",
+    "level_name",
+    "make_rules",
+    "move_words",
+    "pit_words",
+    "rule_value",
+]
+
+SEAT_NAMES = ("South", "North")
+
+
+class UsageError(Exception):
+    """A bad argument found after parsing: argparse-style message, exit code 2."""
+
+
+def rule_value(text: str) -> object:
+    """A ``--rule`` value: true/false, none, a number, or the word itself."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if low == "none":
+        return None
+    if re.fullmatch(r"-?\d+", low):
+        return int(low)
+    return low
+
+
+def make_rules(preset: str | None, overrides: Sequence[str] | None, default: str = "ayo") -> Rules:
+    """The rules of ``preset`` (default ``default``) with ``key=value`` overrides.
+
+    Raises :class:`UsageError` with the engine's message for an unknown preset,
+    parameter or value.
+    """
+    params: dict[str, Any] = {}
+    for item in overrides or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--rule expects key=value, not {item!r}")
+        params[key.strip()] = rule_value(value)
+    try:
+        return Rules(preset or default, **params)
+    except RulesError as e:
+        raise UsageError(str(e)) from None
+    except TypeError as e:
+        raise UsageError(f"bad rule: {e}") from None
+
+
+def level_name(text: str) -> str:
+    """A level as given (``1``..``8`` or ``max``), checked by the engine."""
+    try:
+        return str(Player(text.strip().lower()).level)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def pit_words(pit: int, names: tuple[str, str] = SEAT_NAMES) -> str:
+    """An absolute pit as its owner and move number, e.g. ``North 3``."""
+    return f"{names[pit // 6]} {pit % 6 + 1}"
+
+
+def move_words(game: Game, action: int, names: tuple[str, str] = SEAT_NAMES) -> str:
+    """What ``action`` would do in ``game``, in words, from the engine's trace.
+
+    E.g. ``South plays 3: 2 laps, last seed in North 4; takes 4``.
+    """
+    mover = game.to_move
+    summary = game.trace_summary(action)
+    laps = int(summary["laps"])
+    last = int(summary["last_pit"])
+    taken = summary["taken"]
+    you = names[mover] == "You"
+    laps_text = f"{laps} lap{'s' if laps != 1 else ''}"
+    text = f"{names[mover]} play{'' if you else 's'} {action + 1}: {laps_text}"
+    text += f", last seed in {pit_words(last, names)}"
+    gains = [
+        f"{names[p]} take{'' if names[p] == 'You' else 's'} {int(taken[p])}"
+        for p in (0, 1)
+        if int(taken[p])
+    ]
+    if gains:
+        text += "; " + ", ".join(gains)
+    return text
+
+
+def describe_outcome(
+    outcome: Outcome, rules: Rules, names: tuple[str, str] = SEAT_NAMES, stuck: int | None = None
+) -> str:
+    """The result line: who won, the score and why the game ended.
+
+    ``stuck`` is the seat that had no legal move (for ``no_legal_move``).
+    """
+    south, north = outcome.scores
+    score = f"{names[0]} {south}, {names[1]} {north}"
+    if outcome.winner is None:
+        head = f"Draw ({score})"
+    else:
+        verb = "win" if names[outcome.winner] == "You" else "wins"
+        head = f"{names[outcome.winner]} {verb} ({score})"
+    reason = outcome.reason
+    if reason == "target":
+        why = f"a store reached the target of {rules.target} seeds"
+    elif reason == "move_limit":
+        why = (
+            f"{rules.move_limit} moves in a row without a capture; "
+            "each side took the seeds in its own row"
+        )
+    elif reason == "repetition":
+        why = "a position came back since the last capture; each side took the seeds in its row"
+    else:
+        who = "the player to move" if stuck is None else names[stuck]
+        where = (
+            "the seeds left on the board went to the other player"
+            if rules.stuck_seeds == "to_opponent"
+            else "each side took the seeds in its own row"
+        )
+        why = f"{who} had no legal move; {where}"
+    return f"{head}: {why}"

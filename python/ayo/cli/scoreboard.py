@@ -1,0 +1,210 @@
+"""The scoreboard: wins against the computer, per level, as in the web app.
+
+Each win keeps the seeds collected in it (the web app's score); the best
+score at a level and over all levels (the personal best) follow from them.
+The file is JSON in the user's data directory: ``$AYO_DATA_DIR`` when set,
+else the platform's data directory for ``ayo`` (``$XDG_DATA_HOME/ayo`` or
+``~/.local/share/ayo`` on Linux). A file that cannot be read or does not
+hold a scoreboard is reported and set aside (renamed with ``.bad``), and a
+new scoreboard is started: never a crash.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FILE_NAME", "Scoreboard", "Win", "data_dir"]
+
+FILE_NAME = "scores.json"
+_VERSION = 1
+
+
+def data_dir() -> Path:
+    """The directory of ayo's files: ``$AYO_DATA_DIR``, else the platform's."""
+    override = os.environ.get("AYO_DATA_DIR", "")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("ayo", appauthor=False))
+
+
+@dataclass(frozen=True)
+class Win:
+    """One win against the computer."""
+
+    level: str
+    seeds: int
+    opponent_seeds: int
+    rules: str
+    date: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The win as a JSON object."""
+        return {
+            "level": self.level,
+            "seeds": self.seeds,
+            "opponent_seeds": self.opponent_seeds,
+            "rules": self.rules,
+            "date": self.date,
+        }
+
+    @staticmethod
+    def from_json(obj: object) -> Win:
+        """A win from a JSON object; ValueError when it is not one."""
+        if not isinstance(obj, dict):
+            raise ValueError("a win is not an object")
+        level, seeds, opp = obj.get("level"), obj.get("seeds"), obj.get("opponent_seeds")
+        rules, date = obj.get("rules"), obj.get("date")
+        if not isinstance(level, str) or not level:
+            raise ValueError("a win has no level")
+        if not isinstance(seeds, int) or not isinstance(opp, int):
+            raise ValueError("a win has no number of seeds")
+        if not _count(seeds) or not _count(opp):
+            raise ValueError("a win has a bad number of seeds")
+        if not isinstance(rules, str) or not isinstance(date, str):
+            raise ValueError("a win has bad rules or date")
+        return Win(level, seeds, opp, rules, date)
+
+
+def _count(v: object) -> bool:
+    """Whether ``v`` is a count (a non-negative int, not a bool)."""
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _level_key(level: str) -> tuple[int, str]:
+    return (int(level), "") if level.isdigit() else (1000, level)
+
+
+@dataclass
+class Scoreboard:
+    """Wins and games played against the computer, per level.
+
+    ``problem`` is the message about a damaged file that was set aside when
+    the scoreboard was loaded (None when the file was fine or absent).
+    """
+
+    path: Path
+    wins: list[Win] = field(default_factory=list)
+    played: dict[str, int] = field(default_factory=dict)
+    problem: str | None = None
+    _writable: bool = field(default=True, repr=False)
+
+    @staticmethod
+    def default_path() -> Path:
+        """``scores.json`` in :func:`data_dir`."""
+        return data_dir() / FILE_NAME
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Scoreboard:
+        """The scoreboard at ``path`` (default :meth:`default_path`).
+
+        A missing file is an empty scoreboard. A file that cannot be read or
+        parsed is renamed ``<name>.bad`` (or left where it is when even that
+        fails) and an empty scoreboard is returned with ``problem`` saying so.
+        """
+        path = cls.default_path() if path is None else path
+        board = cls(path)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return board
+        except OSError as e:
+            board._set_aside(f"cannot be read ({e.strerror or e})")
+            return board
+        try:
+            data = json.loads(raw.decode("utf-8"))
+            board._fill(data)
+        except (ValueError, UnicodeDecodeError) as e:
+            board.wins, board.played = [], {}
+            board._set_aside(f"is damaged ({e})")
+        return board
+
+    def _fill(self, data: object) -> None:
+        if not isinstance(data, dict) or data.get("version") != _VERSION:
+            raise ValueError("not an ayo scoreboard")
+        wins, played = data.get("wins"), data.get("played")
+        if not isinstance(wins, list) or not isinstance(played, dict):
+            raise ValueError("no list of wins or count of games")
+        self.wins = [Win.from_json(w) for w in wins]
+        for level, n in played.items():
+            if not _count(n):
+                raise ValueError(f"a bad count of games at level {level}")
+            self.played[str(level)] = int(n)
+
+    def _set_aside(self, why: str) -> None:
+        bad = self.path.with_name(self.path.name + ".bad")
+        try:
+            os.replace(self.path, bad)
+        except OSError as e:
+            self.problem = (
+                f"the scoreboard {self.path} {why} and could not be set aside "
+                f"({e.strerror or e}); scores of this session will not be kept"
+            )
+            self._writable = False
+            return
+        self.problem = f"the scoreboard {self.path} {why}; it was set aside as {bad}"
+
+    def record_game(
+        self, level: str, rules: str, scores: tuple[int, int], human: int
+    ) -> Win | None:
+        """Count a finished game at ``level``; the :class:`Win` when the human won."""
+        self.played[level] = self.played.get(level, 0) + 1
+        mine, theirs = scores[human], scores[1 - human]
+        if mine <= theirs:
+            return None
+        date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M")
+        win = Win(level, mine, theirs, rules, date)
+        self.wins.append(win)
+        return win
+
+    def best(self, level: str | None = None) -> int | None:
+        """The most seeds in a win (at ``level``, or at any level: the personal best)."""
+        seeds = [w.seeds for w in self.wins if level is None or w.level == level]
+        return max(seeds) if seeds else None
+
+    def save(self) -> str | None:
+        """Write the file (atomically); an error message instead of raising."""
+        if not self._writable:
+            return self.problem
+        data = {
+            "version": _VERSION,
+            "wins": [w.to_json() for w in self.wins],
+            "played": self.played,
+        }
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as e:
+            return f"could not save the scoreboard {self.path} ({e.strerror or e})"
+        return None
+
+    def table(self) -> list[str]:
+        """The scoreboard as lines of text."""
+        lines = [
+            "Scoreboard: wins against the computer. Score is the seeds collected in the win.",
+        ]
+        best = self.best()
+        lines.append(f"Personal best: {best if best is not None else 'none yet'}")
+        levels = sorted(set(self.played) | {w.level for w in self.wins}, key=_level_key)
+        if not levels:
+            lines.append("No games played yet: `ayo play` starts one.")
+            return lines
+        lines.append("")
+        lines.append(f"{'level':>5}  {'played':>6}  {'wins':>4}  {'best':>4}  recent wins")
+        for level in levels:
+            wins = [w for w in self.wins if w.level == level]
+            b = self.best(level)
+            recent = ", ".join(f"{w.seeds}-{w.opponent_seeds} ({w.rules})" for w in wins[-3:])
+            lines.append(
+                f"{level:>5}  {self.played.get(level, 0):>6}  {len(wins):>4}  "
+                f"{b if b is not None else '-':>4}  {recent}"
+            )
+        return lines
