@@ -148,7 +148,7 @@ check_example() {
   ok "$name: $(tail -1 "$work/$name.out")"
 }
 # The plain cc line of docs/c-api.md.
-cc -std=c11 -Wall -Wextra -Werror -Iinclude examples/c/random_game.c target/release/libayo.a -lpthread -ldl -lm \
+cc -std=c11 -Wall -Wextra -Werror -Iinclude examples/c/random_game.c "${CARGO_TARGET_DIR:-target}/release/libayo.a" -lpthread -ldl -lm \
   -o "$work/random_game_cc"
 check_example "plain cc" "$work/random_game_cc" oware 7
 # pkg-config, as in docs/c-api.md.

@@ -323,6 +323,30 @@ fn game_ref<'a>(game: *const ayo_game) -> Result<&'a ayo_game, Fail> {
     unsafe { game.as_ref() }.ok_or_else(|| Fail::null("game"))
 }
 
+/// Copies the legal moves, each as `pit(move)`, into the caller's array (no
+/// allocation: this is on the hot path of C playout loops).
+///
+/// # Safety
+/// As for `ayo_game_legal_moves`.
+unsafe fn write_legal(
+    game: *const ayo_game,
+    pits: *mut u8,
+    capacity: usize,
+    count: *mut usize,
+    pit: impl Fn(Move) -> u8,
+) -> ayo_result {
+    guard(|| {
+        let g = game_ref(game)?;
+        let legal = g.game.legal_moves();
+        let mut buf = [0u8; crate::AYO_MAX_LEGAL_MOVES];
+        for (slot, &m) in buf.iter_mut().zip(legal.iter()) {
+            *slot = pit(m);
+        }
+        // SAFETY: the caller's contract.
+        unsafe { write_array(&buf[..legal.len()], 0, pits, capacity, count, "pits") }
+    })
+}
+
 /// The move for a mover-relative pit given as a C integer.
 fn relative_move(pos: &Position, relative_pit: i32) -> Result<Move, Fail> {
     let pit = u8::try_from(relative_pit).map_err(|_| IllegalMove::ActionOutOfRange {
@@ -644,17 +668,8 @@ pub unsafe extern "C" fn ayo_game_legal_moves(
     capacity: usize,
     count: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        let moves: Vec<u8> = g
-            .game
-            .legal_moves()
-            .iter()
-            .map(|m| m.relative_pit())
-            .collect();
-        // SAFETY: the caller's contract.
-        unsafe { write_array(&moves, 0, pits, capacity, count, "pits") }
-    })
+    // SAFETY: the caller's contract.
+    unsafe { write_legal(game, pits, capacity, count, Move::relative_pit) }
 }
 
 /// As `ayo_game_legal_moves`, with absolute pits 0..=11.
@@ -672,12 +687,8 @@ pub unsafe extern "C" fn ayo_game_legal_pits(
     capacity: usize,
     count: *mut usize,
 ) -> ayo_result {
-    guard(|| {
-        let g = game_ref(game)?;
-        let moves: Vec<u8> = g.game.legal_moves().iter().map(|&m| u8::from(m)).collect();
-        // SAFETY: the caller's contract.
-        unsafe { write_array(&moves, 0, pits, capacity, count, "pits") }
-    })
+    // SAFETY: the caller's contract.
+    unsafe { write_legal(game, pits, capacity, count, u8::from) }
 }
 
 /// Writes the legal moves as a 6-bit mask: bit `k` (value `1 << k`) is set
