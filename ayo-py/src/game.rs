@@ -186,6 +186,45 @@ impl Illegal {
     }
 }
 
+/// `len` seed counts (0..=255) from any iterable of ints (a list, a tuple, a numpy array).
+fn counts(obj: &Bound<'_, PyAny>, what: &str, len: usize) -> PyResult<Vec<u8>> {
+    let mut out = Vec::with_capacity(len);
+    for (i, item) in obj.try_iter()?.enumerate() {
+        let n: Int = item?.extract()?;
+        match n.0.as_ref().ok().and_then(|&n| u8::try_from(n).ok()) {
+            Some(n) => out.push(n),
+            None => {
+                return Err(AyoError::new_err(format!(
+                    "{what}[{i}] = {} is not a seed count 0..=255",
+                    item_text(&n)
+                )))
+            }
+        }
+    }
+    if out.len() != len {
+        return Err(AyoError::new_err(format!(
+            "{what} has {} entries; expected {len}",
+            out.len()
+        )));
+    }
+    Ok(out)
+}
+
+fn item_text(n: &Int) -> String {
+    match &n.0 {
+        Ok(i) => i.to_string(),
+        Err(big) => big.clone(),
+    }
+}
+
+/// A counter argument that must fit `T` (and be non-negative).
+fn in_range<T: TryFrom<i64>>(n: &Int, what: &str) -> PyResult<T> {
+    n.0.as_ref()
+        .ok()
+        .and_then(|&i| T::try_from(i).ok())
+        .ok_or_else(|| AyoError::new_err(format!("{what} = {} is out of range", item_text(n))))
+}
+
 /// A JSON value as a Python object.
 fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
     use serde_json::Value;
@@ -290,28 +329,33 @@ impl PyGame {
     /// stores, the player to move (0 or 1) and the counters. Raises
     /// `SetupError` listing every problem.
     #[staticmethod]
-    #[pyo3(signature = (rules, board, stores, to_move = 0, no_capture = 0, ply = 0))]
+    #[pyo3(signature = (rules, board, stores, to_move = Int(Ok(0)), no_capture = Int(Ok(0)), ply = Int(Ok(0))),
+        text_signature = "(rules, board, stores, to_move=0, no_capture=0, ply=0)")]
     fn from_setup(
         py: Python<'_>,
         rules: &Bound<'_, PyAny>,
-        board: Vec<u8>,
-        stores: (u8, u8),
-        to_move: i64,
-        no_capture: u16,
-        ply: u32,
+        board: &Bound<'_, PyAny>,
+        stores: &Bound<'_, PyAny>,
+        to_move: Int,
+        no_capture: Int,
+        ply: Int,
     ) -> PyResult<Self> {
         let rules = PyRules::from_py(rules)?;
-        let board: [u8; 12] = board.try_into().map_err(|b: Vec<u8>| {
-            AyoError::new_err(format!("board has {} pits; expected 12", b.len()))
-        })?;
-        let to_move = player_from_index(to_move)
-            .ok_or_else(|| AyoError::new_err("to_move must be 0 or 1"))?;
+        let board: [u8; 12] = counts(board, "board", 12)?
+            .try_into()
+            .map_err(|_| AyoError::new_err("board needs 12 pits"))?;
+        let stores = counts(stores, "stores", 2)?;
+        let to_move = match to_move.0 {
+            Ok(i) => player_from_index(i),
+            Err(_) => None,
+        }
+        .ok_or_else(|| AyoError::new_err("to_move must be 0 (South) or 1 (North)"))?;
         let setup = Setup {
             board,
-            stores: [stores.0, stores.1],
+            stores: [stores[0], stores[1]],
             to_move,
-            no_capture,
-            ply,
+            no_capture: in_range(&no_capture, "no_capture")?,
+            ply: in_range(&ply, "ply")?,
         };
         Game::from_setup(rules, &setup)
             .map(|inner| PyGame { inner })

@@ -203,6 +203,27 @@ def test_setup_errors_list_every_problem() -> None:
         ayo.Game.from_setup("ayo", [4] * 11, (4, 0))
     with pytest.raises(ayo.AyoError, match="to_move"):
         ayo.Game.from_setup("ayo", [4] * 12, (0, 0), to_move=2)
+    with pytest.raises(ayo.AyoError, match=r"board\[0\] = 300"):
+        ayo.Game.from_setup("ayo", [300] + [4] * 11, (0, 0))
+    with pytest.raises(ayo.AyoError, match=r"stores\[1\] = -1"):
+        ayo.Game.from_setup("ayo", [4] * 12, (0, -1))
+    with pytest.raises(ayo.AyoError, match="stores has 3"):
+        ayo.Game.from_setup("ayo", [4] * 12, (0, 0, 0))
+    with pytest.raises(ayo.AyoError, match="ply"):
+        ayo.Game.from_setup("ayo", [4] * 12, (0, 0), ply=-1)
+    with pytest.raises(ayo.AyoError, match="no_capture"):
+        ayo.Game.from_setup("ayo", [4] * 12, (0, 0), no_capture=2**80)
+    with pytest.raises(TypeError):
+        ayo.Game.from_setup("ayo", 4, (0, 0))  # type: ignore[arg-type]
+
+
+def test_setup_from_numpy_arrays() -> None:
+    board = np.array([4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 4], dtype=np.int64)
+    game = ayo.Game.from_setup("oware", board, np.array([0, 0]), to_move=np.int8(1), ply=1)
+    assert game.board.tolist() == board.tolist()
+    assert game.to_move == 1
+    assert game.ply == 1
+    assert game.position_record() == "oware 4,4,4,4,4,0/5,5,5,5,4,4 0-0 n 0 1"
 
 
 def test_bad_observation_perspective() -> None:
