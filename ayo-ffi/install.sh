@@ -33,8 +33,12 @@ minor=${minor%%.*}
 
 # The system libraries that Rust's standard library needs when libayo.a is
 # linked statically, as rustc reports them for this platform.
-native=$(rustc --print native-static-libs --crate-type staticlib -o /dev/null - </dev/null 2>&1 \
-  | sed -n 's/.*native-static-libs: //p')
+# (The probe's output goes to a scratch directory: never `-o /dev/null`,
+# which rustc would replace with a regular file when run as root.)
+scratch=$(mktemp -d)
+native=$(rustc --print native-static-libs --crate-type staticlib --crate-name ayo_probe \
+  --out-dir "$scratch" - </dev/null 2>&1 | sed -n 's/.*native-static-libs: //p') || native=
+rm -rf "$scratch"
 [ -n "$native" ] || native="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
 native_cmake=$(echo "$native" | sed 's/ /;/g')
 

@@ -32,6 +32,7 @@ missing=()
 command -v cmake >/dev/null || missing+=(cmake)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v g++ >/dev/null || missing+=(g++)
+command -v valgrind >/dev/null || missing+=(valgrind)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
@@ -100,6 +101,13 @@ g++ "${CXXFLAGS[@]}" "${SAN[@]}" tests/c/test_cpp.cpp "$work/json_san.o" "${STAT
 run c-api-asan "$work/test_api_san"
 run c-vectors-asan "$work/test_vectors_san" "$vectors"
 run cpp-asan "$work/test_cpp_san" "$vectors"
+
+say "valgrind memcheck (it also sees inside libayo, which the sanitizers do not instrument)"
+gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_api_static"
+g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${STATIC[@]}" -pthread -o "$work/test_cpp_static"
+VG=(valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite)
+run c-api-valgrind "${VG[@]}" "$work/test_api_static"
+run cpp-valgrind "${VG[@]}" "$work/test_cpp_static" "$vectors"
 
 say "LeakSanitizer is live: a deliberately leaked game must be reported"
 cat >"$work/leak.c" <<'EOF'
@@ -170,6 +178,11 @@ if cmake -S "$work/cmake-v" -B "$work/cmake-v/build" -DCMAKE_PREFIX_PATH="$prefi
   die "find_package(ayo) accepted an incompatible major version"
 fi
 ok "find_package(ayo) refuses an incompatible version"
+
+# Nothing here may damage the machine (an earlier install probe replaced
+# /dev/null with a file when run as root).
+[ -c /dev/null ] || die "/dev/null is no longer a character device"
+ok "/dev/null is intact"
 
 passed=$steps_passed
 while read -r line; do
