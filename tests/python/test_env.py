@@ -13,6 +13,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
 import ayo
+import ayo.ai
 import ayo.envs
 from ayo.envs import MAX_EPISODE_STEPS, AyoEnv, EpisodeOverError, observation_opponent, seat_view
 
@@ -486,3 +487,21 @@ def test_reset_that_ends_on_the_opening_move() -> None:
     assert over.outcome is not None
     with pytest.raises(ValueError, match="already over"):
         env.reset(options={"position": over.position_record()})
+
+
+def test_computer_player_as_opponent() -> None:
+    env = gymnasium.make("ayo/Ayo-v0", rules="oware", opponent=ayo.ai.Player("3", seed=1))
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=0)
+    replies: list[int] = []
+    while True:
+        obs, _, terminated, truncated, info = env.step(masked_random(rng, obs))
+        replies += info["opponent_moves"]
+        if terminated or truncated:
+            break
+    game = env.unwrapped.game  # type: ignore[attr-defined]
+    assert isinstance(game, ayo.Game)
+    # the opponent's moves are the North moves of the game's record
+    assert [pit - 6 for pit in game.moves if pit >= 6] == replies
+    assert terminated
+    assert info["outcome"] == game.outcome
