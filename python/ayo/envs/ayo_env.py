@@ -96,8 +96,10 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         opponent: ``"random"`` (uniformly random legal moves drawn from the
             environment's ``np_random``, so seeded resets reproduce them) or any
             callable ``(game) -> action``; it gets a copy of the game with the
-            opponent to move (see :func:`observation_opponent` for policies that
-            take observations).
+            opponent to move. A computer player ``ayo.ai.Player(level)`` is
+            such a callable; :func:`observation_opponent` adapts policies that
+            take observations. A callable's own randomness is not reseeded by
+            ``reset(seed=...)``.
         agent_seat: ``0`` (South, moves first), ``1`` (North), ``"alternate"``
             (South in the first episode, then alternating; a seeded reset starts
             again with South) or ``"random"`` (drawn from ``np_random``). A reset
