@@ -56,6 +56,11 @@ ayo-ffi/install.sh "$prefix" --no-build
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 [ "$(pkg-config --modversion ayo)" = "$version" ] || die "pkg-config version"
 ok "installed $version with pkg-config and CMake files"
+# The shared library exports exactly the functions the header declares.
+nm -D --defined-only "$prefix/lib/libayo.so" | awk '{print $3}' | sort >"$work/exported"
+grep -oE '\bayo_[a-z_]+\(' include/ayo.h | tr -d '(' | sort -u >"$work/declared"
+diff -u "$work/declared" "$work/exported" || die "libayo.so exports differ from the functions of include/ayo.h"
+ok "libayo.so exports exactly the $(wc -l <"$work/declared") functions of include/ayo.h"
 
 CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -Itests/c)
 CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror -g -Itests/c)
