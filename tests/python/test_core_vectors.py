@@ -114,7 +114,8 @@ PERFT = perft_cases()
 )
 def test_perft_vector(rules: str, position: str, depth: int, count: int) -> None:
     assert ayo.perft(rules, depth, position) == count
-    assert (
-        ayo.perft(ayo.Rules.from_json(ayo.Game(position=position).rules.to_json()), depth, position)
-        == count
-    )
+    if depth <= 2:
+        # The same through a Rules object and a position record without its rules.
+        as_rules = ayo.Game(position=position).rules
+        bare = position.split(" ", 1)[1]
+        assert ayo.perft(as_rules, depth, bare) == count
