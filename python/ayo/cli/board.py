@@ -185,7 +185,7 @@ def draw(view: View, style: Style) -> list[str]:
         return pad + "|" + "|".join(_cell(view, p, st) for p in pits) + "|"
 
     top_store = f"{int(view.stores[top]):>3}"
-    bottom_store = f"{int(view.stores[bottom]):<3}"
+    bottom_store = str(int(view.stores[bottom]))
     middle = (
         f"{st.bold}{top_store}{st.reset}  "
         + rule[len(pad) :]

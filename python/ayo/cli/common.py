@@ -35,9 +35,9 @@ class UsageError(Exception):
 def rule_value(text: str) -> object:
     """A ``--rule`` value: true/false, none, a number, or the word itself."""
     low = text.strip().lower()
-    if low in ("true", "yes", "on"):
+    if low == "true":
         return True
-    if low in ("false", "no", "off"):
+    if low == "false":
         return False
     if low == "none":
         return None

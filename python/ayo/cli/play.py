@@ -35,6 +35,13 @@ __all__ = ["HINT_LEVEL", "Screen", "Session", "animate", "caption_words"]
 #: The level whose analysis answers ``h`` (alpha-beta, 100 000 nodes).
 HINT_LEVEL = "7"
 
+# The engine's reasons for refusing a move (IllegalMoveError.reason), in words.
+_REASONS = {
+    "empty_pit": "it is empty",
+    "endless_relay": "its relays would go round forever",
+    "does_not_feed": "it leaves the computer's empty row without seeds, and feeding is required",
+}
+
 _HELP_RAW = "1-6 sow · ←/→ choose and Enter sows · u undo · h hint · q quit"
 _HELP_LINES = "type 1-6 (your pits), u (undo), h (hint) or q (quit), then Enter"
 
@@ -72,7 +79,15 @@ def caption_words(caption: str, names: tuple[str, str]) -> str:
 
     caption = re.sub(r"pits (\d+)\.\.(\d+)", span, caption)
     caption = re.sub(r"pits (\d+)\b", lambda m: f"pit {pit_words(int(m.group(1)), names)}", caption)
-    return re.sub(r"pit (\d+)\b", lambda m: pit_words(int(m.group(1)), names), caption)
+    caption = re.sub(r"pit (\d+)\b", lambda m: pit_words(int(m.group(1)), names), caption)
+    # Seats named in the caption ("North takes them") by their labels here.
+    return re.sub(r"\b(South|North) (takes|captures)\b", lambda m: _seat(m, names), caption)
+
+
+def _seat(m: re.Match[str], names: tuple[str, str]) -> str:
+    name = names[0 if m.group(1) == "South" else 1]
+    verb = m.group(2)
+    return f"{name} {verb[:-1] if name == 'You' else verb}"
 
 
 def animate(
@@ -96,7 +111,7 @@ def animate(
         return
     pause = min(delay, 10.0 / len(steps))
     mover = game.to_move
-    title = f"{names[mover]} plays {action + 1}"
+    title = f"{names[mover]} play{'' if names[mover] == 'You' else 's'} {action + 1}"
     for frame in steps:
         view = View(
             board=frame.board,
@@ -206,7 +221,7 @@ class Session:
         try:
             self.game.trace(action)
         except IllegalMoveError as e:
-            return str(e)
+            return _REASONS.get(e.reason, str(e))
         return "not a legal move here"
 
     def _play(self, action: int) -> None:

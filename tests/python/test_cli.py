@@ -1,0 +1,367 @@
+"""The `ayo` command, run as a real program (python -m ayo.cli).
+
+Non-interactive commands run through a pipe (subprocess); the game itself
+runs through a pty with pexpect (raw keys, tests/python/test_cli_pty.py) and
+here with commands typed a line at a time. Every expectation is checked
+against the engine (ayo.Game, ayo.ai), not against fixed text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ayo import Game, Rules
+from ayo.ai import Player
+from ayo.cli import main
+from ayo.cli.common import describe_outcome, make_rules, pit_words
+from ayo.cli.scoreboard import Scoreboard
+
+START = "4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"
+
+
+def run(
+    args: list[str], tmp_path: Path, stdin: str = "", extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, AYO_DATA_DIR=str(tmp_path / "data"), NO_COLOR="1")
+    env.update(extra_env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "ayo.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``ayo ARGS`` in this process: exit status, stdout, stderr."""
+    try:
+        status = main(args)
+    except SystemExit as e:
+        status = int(e.code) if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in proc.stderr
+    assert "Traceback" not in proc.stdout
+
+
+# ---------------------------------------------------------------- rules
+
+
+def test_rules_oware_mentions_the_two_or_three_capture(tmp_path: Path) -> None:
+    proc = run(["rules", "oware"], tmp_path)  # the installed program, once
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(proc.stdout.split())
+    assert "makes that pit hold 2 or 3" in text
+    assert "at least 25 seeds wins" in text
+    assert "Repetition:" in text
+    assert "Collect on 4" not in text
+
+
+def test_rules_text_follows_the_parameters(capsys: pytest.CaptureFixture[str]) -> None:
+    def words(*args: str) -> str:
+        status, out, _ = cli(["rules", *args], capsys)
+        assert status == 0
+        return " ".join(out.split())
+
+    ayo = words("ayo")
+    assert "exactly 4" in ayo
+    assert "After 60 moves in a row with nothing captured" in ayo
+    assert "go to the other player" in ayo
+    ayoayo = words("ayoayo")
+    assert "Capture across" in ayoayo
+    assert "plus the capturing seed" in ayoayo
+    assert "capturing seed stays in its pit" in words(
+        "ayoayo", "--rule", "capturing_seed_taken=false"
+    )
+    assert "There is no target" in words("oware", "--rule", "target=none")
+    assert "Every pit" not in words("oware", "--rule", "seeds_per_pit=3")
+    assert "3 seeds in each of the 12 pits (36 in all)" in words(
+        "oware", "--rule", "seeds_per_pit=3"
+    )
+    assert "North moves first" in words("olopon", "--rule", "first_player=north")
+
+
+def test_rules_without_a_preset_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = cli(["rules"], capsys)
+    assert status == 0
+    for title in ("Ayoayo", "Ayo (the web app", "Ayò Ọlọ́pọ́n", "Oware"):
+        assert title in out
+
+
+# ---------------------------------------------------------------- bad arguments
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--level", "9"], "not a level"),
+        (["play", "--rules", "nonsense"], "unknown rules preset"),
+        (["play", "--rule", "target"], "key=value"),
+        (["play", "--rule", "target=lots"], "target"),
+        (["play", "--first", "nobody"], "invalid choice"),
+        (["play", "--delay", "-1"], "--delay"),
+        (["arena", "--games", "0"], "--games"),
+        (["arena", "--levels", "3"], "at least two levels"),
+        (["analyze", "not a position"], "not a position record"),
+        (["replay", f"oware {START} | 9"], "not a game record"),
+        (["rules", "chess"], "unknown rules preset"),
+        (["fly"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_arguments_get_a_usage_error(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    status, out, err = cli(args, capsys)
+    assert status == 2
+    assert "usage: ayo" in err
+    assert message in err
+    assert out == ""
+
+
+def test_bad_arguments_of_the_installed_program(tmp_path: Path) -> None:
+    proc = run(["play", "--level", "eleven"], tmp_path)
+    assert proc.returncode == 2
+    assert "ayo: error: `eleven` is not a level; expected 1 to 8 or max" in proc.stderr
+    no_traceback(proc)
+
+
+# ---------------------------------------------------------------- analyze and replay
+
+
+def test_analyze_prints_the_players_analysis(tmp_path: Path) -> None:
+    game = Game("oware")
+    for action in (2, 0, 5):
+        game.play(action)
+    record = game.position_record()
+    proc = run(["analyze", record, "--level", "5"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    a = Player("5").analyze(game)
+    assert a.best is not None
+    assert f"Best move: {a.best + 1} (North), value {a.text}" in proc.stdout
+    pv = " ".join(str(x + 1) for x in a.pv)
+    assert f"Principal variation: {pv}" in proc.stdout
+    listed = re.findall(r"^ {2}(\d): +(\S.*?) \((\w+)\)", proc.stdout, re.M)
+    assert [int(n) - 1 for n, _, _ in listed] == game.legal_moves()
+    assert [(t, b) for _, t, b in listed] == [(m.text, m.bound) for m in a.moves]
+
+
+def test_replay_prints_every_move_and_the_end(tmp_path: Path) -> None:
+    game = Game("olopon")
+    player = Player("1", seed=11)
+    while not game.is_over:
+        game.play(player.choose(game))
+    proc = run(["replay", game.record()], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    numbered = re.findall(r"^(\d+)\. (South|North) plays (\d)", proc.stdout, re.M)
+    assert len(numbered) == len(game.moves)
+    assert [int(n) for n, _, _ in numbered] == list(range(1, len(game.moves) + 1))
+    assert [int(p) for _, _, p in numbered] == [m % 6 + 1 for m in game.moves]
+    assert game.outcome is not None
+    assert describe_outcome(game.outcome, game.rules, stuck=game.to_move) in proc.stdout
+
+
+# ---------------------------------------------------------------- a game, one line a command
+
+
+def scripted_moves(n: int) -> str:
+    """Commands that keep trying pits 1..6 in turn (illegal ones get a hint)."""
+    return "".join(f"{i % 6 + 1}\n" for i in range(n))
+
+
+def test_line_mode_plays_a_whole_game(tmp_path: Path) -> None:
+    proc = run(["play", "--level", "1", "--seed", "3"], tmp_path, stdin=scripted_moves(600))
+    assert proc.returncode == 0, proc.stderr
+    no_traceback(proc)
+    match = re.search(r"^Game record: (.+)$", proc.stdout, re.M)
+    assert match, proc.stdout[-2000:]
+    game = Game.from_record(match.group(1))
+    outcome = game.outcome
+    assert outcome is not None
+    line = describe_outcome(outcome, game.rules, ("You", "Computer"), stuck=game.to_move)
+    assert line in proc.stdout
+    assert "You (South)" in proc.stdout
+    assert "Computer (North)" in proc.stdout
+    # The scoreboard counted the game (and the win, if it was one).
+    data = json.loads((tmp_path / "data" / "scores.json").read_text())
+    assert data["played"] == {"1": 1}
+    assert len(data["wins"]) == (1 if outcome.winner == 0 else 0)
+
+
+def test_line_mode_bad_commands_get_a_hint_and_quit_leaves(tmp_path: Path) -> None:
+    game = Game("ayo")
+    proc = run(["play", "--level", "2", "--seed", "1"], tmp_path, stdin="7\nfoo\nh\nq\n")
+    assert proc.returncode == 0
+    no_traceback(proc)
+    assert "'7' is not a command" in proc.stdout
+    assert "'foo' is not a command" in proc.stdout
+    best = Player("7", seed=1).analyze(game)
+    assert best.best is not None
+    assert f"Hint: play {best.best + 1} (value {best.text} seeds" in proc.stdout
+    assert "You left the game" in proc.stdout
+    assert not (tmp_path / "data" / "scores.json").exists()
+
+
+def test_line_mode_undo_takes_back_both_moves(tmp_path: Path) -> None:
+    proc = run(["play", "--level", "2", "--seed", "1", "--rules", "oware"], tmp_path, "3\nu\nq\n")
+    assert "Took back your move and the computer's reply." in proc.stdout
+    screens = proc.stdout.split("Ayo · rules")
+    after_undo = next(s for s in screens if "Took back" in s)
+    rows = [
+        re.findall(r"\d+", line)
+        for line in after_undo.splitlines()
+        if line.startswith(" " * 8 + "|")
+    ]
+    assert rows == [["4"] * 6, ["4"] * 6]
+
+
+def test_line_mode_empty_pit_is_refused_with_the_engines_reason(tmp_path: Path) -> None:
+    # Find a first move whose pit is still empty after the computer's reply.
+    for action in range(6):
+        game = Game("oware")
+        game.play(action)
+        game.play(Player("2", seed=4).choose(game))
+        if not game.is_legal(action):
+            break
+    else:
+        pytest.fail("every pit was refilled by the reply")
+    key = f"{action + 1}\n"
+    proc = run(
+        ["play", "--level", "2", "--seed", "4", "--rules", "oware"], tmp_path, key * 2 + "q\n"
+    )
+    assert f"Pit {action + 1} cannot be played: " in proc.stdout
+    assert "Choose another pit." in proc.stdout
+
+
+def test_computer_first_puts_the_human_at_the_bottom_as_north(tmp_path: Path) -> None:
+    proc = run(["play", "--level", "1", "--seed", "2", "--first", "computer"], tmp_path, "q\n")
+    assert proc.returncode == 0
+    assert "Computer plays" in proc.stdout
+    assert "You (North)" in proc.stdout
+    # The human's row is drawn below the computer's.
+    first = proc.stdout.index("Computer (South)")
+    assert proc.stdout.index("You (North)", first) > first
+
+
+# ---------------------------------------------------------------- scoreboard
+
+
+def test_damaged_scoreboard_is_reported_and_set_aside(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "scores.json").write_text("{ this is not json")
+    proc = run(["scores"], tmp_path)
+    assert proc.returncode == 0
+    no_traceback(proc)
+    assert "is damaged" in proc.stderr
+    assert "set aside" in proc.stderr
+    assert (data / "scores.json.bad").read_text() == "{ this is not json"
+    assert not (data / "scores.json").exists()
+    assert "Personal best: none yet" in proc.stdout
+
+
+def test_scoreboard_of_the_wrong_shape_is_set_aside_before_a_game(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "scores.json").write_text(json.dumps({"version": 1, "wins": [{"level": 3}]}))
+    proc = run(["play", "--level", "1", "--seed", "3"], tmp_path, stdin=scripted_moves(600))
+    assert proc.returncode == 0
+    assert "set aside" in proc.stderr
+    assert (data / "scores.json.bad").exists()
+    assert json.loads((data / "scores.json").read_text())["played"] == {"1": 1}
+
+
+def test_unreadable_scoreboard_is_not_a_crash(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "scores.json").mkdir(parents=True)  # a directory where the file should be
+    proc = run(["scores"], tmp_path)
+    assert proc.returncode == 0
+    no_traceback(proc)
+    assert "scoreboard" in proc.stderr
+
+
+def test_scoreboard_keeps_wins_and_the_personal_best(tmp_path: Path) -> None:
+    path = tmp_path / "scores.json"
+    board = Scoreboard.load(path)
+    assert board.record_game("3", "ayo", (30, 18), human=0) is not None
+    assert board.record_game("3", "ayo", (20, 28), human=0) is None
+    assert board.record_game("5", "oware", (10, 27), human=1) is not None
+    assert board.save() is None
+    again = Scoreboard.load(path)
+    assert again.problem is None
+    assert again.played == {"3": 2, "5": 1}
+    assert again.best("3") == 30
+    assert again.best("5") == 27
+    assert again.best() == 30
+    table = "\n".join(again.table())
+    assert "Personal best: 30" in table
+    assert re.search(r"^\s+3\s+2\s+1\s+30\s", table, re.M)
+
+
+def test_scores_command_shows_a_played_game(tmp_path: Path) -> None:
+    run(["play", "--level", "1", "--seed", "3"], tmp_path, stdin=scripted_moves(600))
+    proc = run(["scores"], tmp_path)
+    assert re.search(r"^\s+1\s+1\s+[01]\s", proc.stdout, re.M), proc.stdout
+
+
+def test_data_dir_follows_xdg_when_no_override(tmp_path: Path) -> None:
+    env = {"AYO_DATA_DIR": "", "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    proc = run(["scores"], tmp_path, extra_env=env)
+    assert str(tmp_path / "xdg" / "ayo" / "scores.json") in proc.stdout
+
+
+# ---------------------------------------------------------------- watch and arena
+
+
+def test_watch_plays_a_game_between_two_levels(tmp_path: Path) -> None:
+    proc = run(["watch", "--levels", "1", "2", "--delay", "0", "--rules", "oware"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    match = re.search(r"^Game record: (.+)$", proc.stdout, re.M)
+    assert match
+    game = Game.from_record(match.group(1))
+    # The same game again from the same seed (South seed 1, North seed 2).
+    replayed = Game("oware")
+    players = [Player("1", seed=1), Player("2", seed=2)]
+    while not replayed.is_over:
+        replayed.play(players[replayed.to_move].choose(replayed))
+    assert replayed.record() == game.record()
+    assert game.outcome is not None
+    names = ("Level 1", "Level 2")
+    assert describe_outcome(game.outcome, game.rules, names, stuck=game.to_move) in proc.stdout
+
+
+def test_arena_prints_results_and_ratings(tmp_path: Path) -> None:
+    proc = run(["arena", "--levels", "1", "3", "--games", "4", "--rules", "ayo"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    m = re.search(r"1 vs 3\s+\+(\d+) =(\d+) -(\d+)\s+score ([\d.]+)", proc.stdout)
+    assert m
+    wins, draws, losses = (int(m.group(i)) for i in (1, 2, 3))
+    assert wins + draws + losses == 4
+    assert float(m.group(4)) == pytest.approx((wins + draws / 2) / 4, abs=1e-3)
+    assert re.search(r"level\s+1\s+\+0", proc.stdout)
+
+
+# ---------------------------------------------------------------- helpers used above
+
+
+def test_rule_overrides_are_built_by_the_engine() -> None:
+    rules = make_rules("oware", ["target=none", "repetition=off"])
+    assert rules == Rules("oware", target=None, repetition="off")
+
+
+def test_pit_words_name_owner_and_move_number() -> None:
+    assert pit_words(0) == "South 1"
+    assert pit_words(11) == "North 6"

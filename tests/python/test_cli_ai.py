@@ -1,0 +1,147 @@
+"""ayo.ai: the Rust players from Python (levels, kinds, analysis, GIL, env opponent)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import ayo
+from ayo import Game
+from ayo.ai import Player, levels
+from ayo.envs import AyoEnv
+
+
+def self_play(rules: str, south: Player, north: Player, cap: int = 400) -> Game:
+    game = Game(rules)
+    game.ply_cap = cap
+    seats = (south, north)
+    while game.status == "ongoing":
+        action = seats[game.to_move].choose(game)
+        assert game.is_legal(action)
+        game.play(action)
+    return game
+
+
+def test_levels_and_their_players() -> None:
+    assert levels() == ["1", "2", "3", "4", "5", "6", "7", "8", "max"]
+    assert Player().level == "4"
+    assert Player("MAX").level == "max"
+    p = Player(3, seed=9)
+    assert (p.level, p.seed, p.kind) == ("3", 9, "alphabeta")
+    assert p.budget == "depth=2"
+    assert Player.describe_level(1) == "1: random"
+    assert Player.describe_level("max").startswith("max: alphabeta")
+
+
+@pytest.mark.parametrize("rules", ["ayoayo", "ayo", "olopon", "oware"])
+def test_same_seed_same_games(rules: str) -> None:
+    def pair() -> tuple[Player, Player]:
+        return Player("3", seed=5), Player.from_kind("mcts", nodes=300, seed=8)
+
+    first = self_play(rules, *pair())
+    second = self_play(rules, *pair())
+    assert first.record() == second.record()
+    assert len(first.moves) > 4
+
+
+def test_random_level_depends_on_its_seed() -> None:
+    records = {
+        self_play("ayo", Player(1, seed=s), Player(1, seed=s + 100)).record() for s in range(4)
+    }
+    assert len(records) == 4
+
+
+def test_analysis_agrees_with_choose() -> None:
+    game = Game("oware")
+    for action in (2, 3, 1):
+        game.play(action)
+    a = Player("5", seed=2).analyze(game)
+    chosen = Player("5", seed=2).choose(game)
+    assert a.best == chosen
+    assert a.pv[0] == a.best
+    assert [m.action for m in a.moves] == game.legal_moves()
+    best = next(m for m in a.moves if m.action == a.best)
+    assert best.value == pytest.approx(a.value)
+    assert a.bound in ("exact", "lower", "upper", "estimate")
+    assert a.depth == 6
+    assert a.nodes > 0
+    # Exact alpha-beta values: no move is worth more than the best one.
+    exact = [m.value for m in a.moves if m.bound == "exact"]
+    assert max(exact) <= a.value + 1e-9
+
+
+def test_analysis_of_a_finished_game() -> None:
+    game = self_play("ayo", Player(1, seed=1), Player(1, seed=2))
+    assert game.outcome is not None
+    a = Player(2).analyze(game)
+    assert a.best is None
+    assert a.moves == []
+    with pytest.raises(ValueError, match="over"):
+        Player(2).choose(game)
+
+
+def test_a_proven_win_is_reported_in_seeds() -> None:
+    # South's 6 makes 2 in North's 1: a capture of 2 that reaches the target.
+    board = [0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1]
+    game = Game.from_setup("oware", board, (24, 21), to_move=0)
+    a = Player.from_kind("alphabeta", depth=4).analyze(game)
+    assert a.best == 5
+    assert a.proven is not None
+    assert a.proven > 0
+    assert a.text == f"win by {a.proven}"
+    assert a.value == pytest.approx(a.proven)
+    game.play(5)
+    assert game.outcome is not None
+    assert game.outcome.reason == "target"
+    south, north = game.outcome.scores
+    assert a.proven == south - north
+
+
+def test_bad_players_are_value_errors() -> None:
+    with pytest.raises(ValueError, match="not a level"):
+        Player(9)
+    with pytest.raises(ValueError, match="not a level"):
+        Player("strong")
+    with pytest.raises(ValueError, match="not a kind"):
+        Player.from_kind("minimax")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at most one"):
+        Player.from_kind("alphabeta", depth=3, nodes=100)
+    with pytest.raises(ValueError, match="at least 1"):
+        Player.from_kind("mcts", nodes=0)
+    with pytest.raises(ValueError, match=r"an ayo\.Game"):
+        Player(2).choose("oware")  # type: ignore[arg-type]
+
+
+def test_choose_releases_the_gil() -> None:
+    player = Player.from_kind("alphabeta", time=0.4, seed=1)
+    game = Game("ayoayo")
+    thread = threading.Thread(target=player.choose, args=(game,))
+    gaps: list[float] = []
+    thread.start()
+    last = time.perf_counter()
+    while thread.is_alive():
+        now = time.perf_counter()
+        gaps.append(now - last)
+        last = now
+    thread.join()
+    assert len(gaps) > 1000  # this thread kept running during the search
+    assert max(gaps) < 0.2
+
+
+def test_a_player_is_an_environment_opponent() -> None:
+    env = AyoEnv(rules="olopon", opponent=Player(2, seed=3))
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=1)
+    done = False
+    steps = 0
+    while not done:
+        mask = info["action_mask"]
+        action = int(rng.choice(np.flatnonzero(mask)))
+        _, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        steps += 1
+    assert steps > 1
+    assert isinstance(ayo.ai.Player(2), Player)
