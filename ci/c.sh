@@ -48,6 +48,11 @@ header_version=$(printf '#include "ayo.h"\nAYO_VERSION_MAJOR.AYO_VERSION_MINOR.A
   | cc -E -P -Iinclude - | tail -1 | tr -d ' ')
 [ "$header_version" = "$version" ] || die "header version $header_version, Cargo.toml $version"
 ok "header version macros $header_version match Cargo.toml"
+printf '#include "ayo.h"\nint main(void) { return (int)AYO_RESULT_OK + (int)sizeof(ayo_setup) - 24; }\n' >"$work/h.c"
+gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -Iinclude "$work/h.c" -o "$work/h_c99" || die "ayo.h as C99"
+g++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -Iinclude "$work/h.c" -o "$work/h_cxx11" || die "ayo.h as C++11"
+"$work/h_c99" && "$work/h_cxx11" || die "ayo_setup is not 24 bytes"
+ok "ayo.h compiles cleanly as C99 and C++11 (-Wpedantic)"
 
 say "build libayo (release) and install into a prefix"
 cargo build --release --locked -p ayo-ffi
@@ -62,8 +67,8 @@ grep -oE '\bayo_[a-z_]+\(' include/ayo.h | tr -d '(' | sort -u >"$work/declared"
 diff -u "$work/declared" "$work/exported" || die "libayo.so exports differ from the functions of include/ayo.h"
 ok "libayo.so exports exactly the $(wc -l <"$work/declared") functions of include/ayo.h"
 
-CFLAGS=(-std=c11 -Wall -Wextra -Werror -g -Itests/c)
-CXXFLAGS=(-std=c++17 -Wall -Wextra -Werror -g -Itests/c)
+CFLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -g -Itests/c)
+CXXFLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Werror -g -Itests/c)
 SAN=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 # shellcheck disable=SC2207
 SHARED=($(pkg-config --cflags ayo) $(pkg-config --libs ayo) -Wl,-rpath,"$prefix/lib")
