@@ -74,8 +74,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
             ``illegal_reward``, the other agent 0, and the game terminates; as
             PettingZoo's classic games do).
         illegal_reward: the mover's reward for a penalized illegal action.
-        max_plies: truncate the game after this many moves in all (both
-            agents' moves count), or ``None``. The default 400 matches the
+        max_plies: truncate the episode after this many moves in all (both
+            agents' moves count, from the episode's start), or ``None``. The default 400 matches the
             Gymnasium environment's 200 agent steps and is longer than any of
             8,000 measured random games (at most 311 plies); it is a safety
             net: ``ayoayo`` has no move limit or repetition rule, so nothing
@@ -250,7 +250,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
             self.terminations = dict.fromkeys(self.agents, True)
             for name in self.agents:
                 self.infos[name]["outcome"] = outcome
-        elif self.max_plies is not None and self.game.ply >= self.max_plies:
+        elif self.max_plies is not None and len(self.game.moves) >= self.max_plies:
             self._over = True
             self.truncations = dict.fromkeys(self.agents, True)
         self.agent_selection = AGENTS[self.game.to_move]

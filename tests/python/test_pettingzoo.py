@@ -221,3 +221,17 @@ def test_render() -> None:
     assert isinstance(image, np.ndarray)
     assert image.dtype == np.uint8
     assert image.shape[2] == 3
+
+
+def test_truncation_counts_from_the_episode_start() -> None:
+    start = ayo.Game("oware")
+    start.play(1)
+    start.play(2)
+    e = raw_env(rules="oware", max_plies=3)
+    e.reset(options={"position": start.position_record()})
+    assert e.game.ply == 2
+    for _ in range(3):
+        assert not any(e.truncations.values())
+        e.step(e.game.legal_moves()[0])
+    assert e.truncations == {"player_0": True, "player_1": True}
+    assert e.game.ply == 5
