@@ -900,11 +900,11 @@ enum ayo_result ayo_game_trace(const struct ayo_game *game,
 enum ayo_result ayo_game_perft(const struct ayo_game *game, uint32_t depth, uint64_t *nodes);
 
 /**
- * Writes the detail of the last failed call on `game` (e.g.
- * `"bad board at offset 24: `x` is not a seed count 0..=255"`, or
- * `"pit 2 is empty"`) into `buf`; the empty string when the last call that
- * could fail succeeded. Only calls that take a non-const `ayo_game *` record
- * a detail. Text out-parameter convention as for `ayo_result_message`.
+ * Writes the detail of the last failure of a call that takes a non-const
+ * `ayo_game *` (e.g. `"bad board at offset 22: `x` is not a seed count
+ * 0..=255"`, or `"pit 2 is empty"`) into `buf`; the empty string when the
+ * last such call succeeded. Calls on a const handle do not touch it. Text
+ * out-parameter convention as for `ayo_result_message`.
  *
  * Thread safety: reads `game`; may run concurrently with other read-only
  * calls on the same handle.
@@ -1079,10 +1079,10 @@ enum ayo_result ayo_rules_text(const struct ayo_rules *rules,
                                size_t *written);
 
 /**
- * Writes the detail of the last failed call on `rules` into `buf` (the empty
- * string when the last call that could fail succeeded); see
- * `ayo_result_message` for the text out-parameter convention. Only calls that
- * take a non-const `ayo_rules *` record a detail.
+ * Writes the detail of the last failure of a call that takes a non-const
+ * `ayo_rules *` into `buf`; the empty string when the last such call
+ * succeeded. Calls on a const handle do not touch it. See
+ * `ayo_result_message` for the text out-parameter convention.
  *
  * Thread safety: reads `rules`; may run concurrently with other read-only
  * calls on the same handle.

@@ -1006,11 +1006,11 @@ pub unsafe extern "C" fn ayo_game_perft(
     }
 }
 
-/// Writes the detail of the last failed call on `game` (e.g.
-/// `"bad board at offset 24: `x` is not a seed count 0..=255"`, or
-/// `"pit 2 is empty"`) into `buf`; the empty string when the last call that
-/// could fail succeeded. Only calls that take a non-const `ayo_game *` record
-/// a detail. Text out-parameter convention as for `ayo_result_message`.
+/// Writes the detail of the last failure of a call that takes a non-const
+/// `ayo_game *` (e.g. `"bad board at offset 22: `x` is not a seed count
+/// 0..=255"`, or `"pit 2 is empty"`) into `buf`; the empty string when the
+/// last such call succeeded. Calls on a const handle do not touch it. Text
+/// out-parameter convention as for `ayo_result_message`.
 ///
 /// Thread safety: reads `game`; may run concurrently with other read-only
 /// calls on the same handle.

@@ -229,10 +229,10 @@ pub unsafe extern "C" fn ayo_rules_text(
     }
 }
 
-/// Writes the detail of the last failed call on `rules` into `buf` (the empty
-/// string when the last call that could fail succeeded); see
-/// `ayo_result_message` for the text out-parameter convention. Only calls that
-/// take a non-const `ayo_rules *` record a detail.
+/// Writes the detail of the last failure of a call that takes a non-const
+/// `ayo_rules *` into `buf`; the empty string when the last such call
+/// succeeded. Calls on a const handle do not touch it. See
+/// `ayo_result_message` for the text out-parameter convention.
 ///
 /// Thread safety: reads `rules`; may run concurrently with other read-only
 /// calls on the same handle.
