@@ -21,7 +21,9 @@ from ayo import Game, Rules
 from ayo.ai import Player
 from ayo.cli import main
 from ayo.cli.common import describe_outcome, make_rules, pit_words
+from ayo.cli.play import caption_words
 from ayo.cli.scoreboard import Scoreboard
+from ayo.display import frames
 
 START = "4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"
 
@@ -363,5 +365,17 @@ def test_rule_overrides_are_built_by_the_engine() -> None:
 
 
 def test_pit_words_name_owner_and_move_number() -> None:
-    assert pit_words(0) == "South 1"
-    assert pit_words(11) == "North 6"
+    assert pit_words(0) == "South's pit 1"
+    assert pit_words(11) == "North's pit 6"
+    assert pit_words(8, ("You", "Computer")) == "Computer's pit 3"
+    assert pit_words(5, ("You", "Computer")) == "your pit 6"
+
+
+def test_sowing_captions_name_every_pit_by_its_owner() -> None:
+    game = Game("ayo")
+    names = ("You", "Computer")
+    captions = [caption_words(f.caption, names) for f in frames(game, 0)[1:]]
+    assert captions[0] == "lift 4 from your pit 1, sow pits from your pit 2 to your pit 5"
+    for caption in captions:
+        # Every pit number follows an owner: no bare absolute index is left.
+        assert not re.search(r"(?<!your )(?<!Computer's )pits? \d", caption), caption

@@ -111,7 +111,7 @@ def test_a_key_skips_the_sowing_animation(tmp_path: Path) -> None:
     child = spawn(tmp_path, ["--level", "1", "--seed", "2", "--delay", "5"])
     child.expect("Your move")
     child.send("1")
-    child.expect(r"You play 1: lift 4 from You 1")
+    child.expect(r"You play 1: lift 4 from your pit 1, sow pits from your pit 2")
     started = time.monotonic()
     child.send(" ")
     child.expect("thinking", timeout=4)

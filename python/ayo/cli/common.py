@@ -75,8 +75,10 @@ def level_name(text: str) -> str:
 
 
 def pit_words(pit: int, names: tuple[str, str] = SEAT_NAMES) -> str:
-    """An absolute pit as its owner and move number, e.g. ``North 3``."""
-    return f"{names[pit // 6]} {pit % 6 + 1}"
+    """An absolute pit as its owner's pit number, e.g. ``North's pit 3``, ``your pit 2``."""
+    owner = names[pit // 6]
+    whose = "your" if owner == "You" else f"{owner}'s"
+    return f"{whose} pit {pit % 6 + 1}"
 
 
 def move_words(game: Game, action: int, names: tuple[str, str] = SEAT_NAMES) -> str:

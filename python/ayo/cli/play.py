@@ -73,13 +73,13 @@ class Screen:
 def caption_words(caption: str, names: tuple[str, str]) -> str:
     """A sowing frame's caption with absolute pits named by owner and number."""
 
-    def span(m: re.Match[str]) -> str:
-        a, b = int(m.group(1)), int(m.group(2))
-        return f"pits {pit_words(a, names)} to {pit_words(b, names)}"
+    def pits(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            a, b = int(m.group(1)), int(m.group(2))
+            return f"pits from {pit_words(a, names)} to {pit_words(b, names)}"
+        return pit_words(int(m.group(3)), names)
 
-    caption = re.sub(r"pits (\d+)\.\.(\d+)", span, caption)
-    caption = re.sub(r"pits (\d+)\b", lambda m: f"pit {pit_words(int(m.group(1)), names)}", caption)
-    caption = re.sub(r"pit (\d+)\b", lambda m: pit_words(int(m.group(1)), names), caption)
+    caption = re.sub(r"pits (\d+)\.\.(\d+)|pits? (\d+)\b", pits, caption)
     # Seats named in the caption ("North takes them") by their labels here.
     return re.sub(r"\b(South|North) (takes|captures)\b", lambda m: _seat(m, names), caption)
 
