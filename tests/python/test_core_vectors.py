@@ -41,6 +41,22 @@ def summary_of(game: ayo.Game, action: int) -> dict[str, Any]:
     }
 
 
+def check_outcome(game: ayo.Game, expected: dict[str, Any] | None) -> None:
+    """The game's outcome and status are the vector's `outcome`."""
+    if expected is None:
+        assert game.outcome is None
+        assert game.status == "ongoing"
+        return
+    outcome = game.outcome
+    assert outcome is not None
+    winner = None if expected["winner"] is None else PLAYERS[expected["winner"]]
+    assert outcome.winner == winner
+    assert outcome.reason == expected["reason"]
+    assert list(outcome.scores) == expected["scores"]
+    assert game.status == "ended"
+    assert game.is_over
+
+
 @pytest.mark.parametrize("vector", VECTORS_LIST, ids=[v["name"] for v in VECTORS_LIST])
 def test_move_vector(vector: dict[str, Any]) -> None:
     game = ayo.Game.from_record(vector["game"])
@@ -59,6 +75,8 @@ def test_move_vector(vector: dict[str, Any]) -> None:
         assert game.record() == before
         with pytest.raises(ayo.IllegalMoveError):
             game.trace(action)
+        # The game is unchanged, so the vector's outcome is the game's own.
+        check_outcome(game, vector["outcome"])
         return
 
     assert game.is_legal(action)
@@ -69,19 +87,8 @@ def test_move_vector(vector: dict[str, Any]) -> None:
     assert game.moves[-1] == mover * 6 + action
     assert game.position_record() == vector["after"]
 
-    expected = vector["outcome"]
-    if expected is None:
-        assert game.outcome is None
-        assert game.status == "ongoing"
-    else:
-        outcome = game.outcome
-        assert outcome is not None
-        winner = None if expected["winner"] is None else PLAYERS[expected["winner"]]
-        assert outcome.winner == winner
-        assert outcome.reason == expected["reason"]
-        assert list(outcome.scores) == expected["scores"]
-        assert game.status == "ended"
-        assert game.is_over
+    check_outcome(game, vector["outcome"])
+    if vector["outcome"] is not None:
         assert game.legal_moves() == []
 
     # Undo gives back the position the vector started from.
