@@ -20,6 +20,7 @@ import pytest
 from ayo import Game, Rules
 from ayo.ai import Player
 from ayo.cli import main
+from ayo.cli.commands import _Pair, elo_table
 from ayo.cli.common import describe_outcome, make_rules, pit_words
 from ayo.cli.play import caption_words
 from ayo.cli.scoreboard import Scoreboard
@@ -346,14 +347,33 @@ def test_watch_plays_a_game_between_two_levels(tmp_path: Path) -> None:
 
 
 def test_arena_prints_results_and_ratings(tmp_path: Path) -> None:
-    proc = run(["arena", "--levels", "1", "3", "--games", "4", "--rules", "ayo"], tmp_path)
+    args = ["arena", "--levels", "1", "mcts:nodes=200", "--games", "4", "--rules", "ayo"]
+    proc = run(args, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    m = re.search(r"1 vs 3\s+\+(\d+) =(\d+) -(\d+)\s+score ([\d.]+)", proc.stdout)
-    assert m
+    m = re.search(r"1 +vs mcts:nodes=200 +\+(\d+) =(\d+) -(\d+) +score ([\d.]+)", proc.stdout)
+    assert m, proc.stdout
     wins, draws, losses = (int(m.group(i)) for i in (1, 2, 3))
     assert wins + draws + losses == 4
     assert float(m.group(4)) == pytest.approx((wins + draws / 2) / 4, abs=1e-3)
-    assert re.search(r"level\s+1\s+\+0", proc.stdout)
+    assert re.search(r"^  1 +\+0$", proc.stdout, re.M)
+    assert "8 games" not in proc.stdout
+    assert "4 games in" in proc.stdout
+
+
+def test_arena_player_specs_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = cli(["arena", "--levels", "1", "mcts:depth=lots"], capsys)
+    assert status == 2
+    assert "player 'mcts:depth=lots'" in err
+    status, _, err = cli(["arena", "--levels", "1", "minimax"], capsys)
+    assert status == 2
+    assert "not a level" in err
+
+
+def test_elo_table_orders_by_results() -> None:
+    pair = _Pair(wins=1, draws=2, losses=7)  # the first level mostly loses
+    ratings = elo_table(["a", "b"], {(0, 1): pair})
+    assert ratings[0] == 0
+    assert ratings[1] > 100
 
 
 # ---------------------------------------------------------------- helpers used above

@@ -90,12 +90,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="the players' seed (default 1)")
     _add_display_args(p)
 
-    p = sub.add_parser("arena", help="round robin between levels, with an Elo table")
+    p = sub.add_parser(
+        "arena",
+        help="round robin between levels or players, with an Elo table",
+        description="A round robin between levels (1-8, max) or players given as "
+        "kind[:budget] (random, greedy, alphabeta:depth=6, mcts:nodes=20000, "
+        "alphabeta:time=0.5), with wins, Elo differences, 95%% intervals and ratings.",
+    )
     _add_rules_args(p)
     p.add_argument(
-        "--levels", nargs="+", metavar="L", default=["1", "2", "3", "4"], help="levels to pair"
+        "--levels",
+        nargs="+",
+        metavar="L",
+        default=["1", "2", "3", "4"],
+        help="levels or players to pair (default 1 2 3 4)",
     )
     p.add_argument("--games", type=int, default=20, help="games a pair, colours alternated")
+    p.add_argument(
+        "--openings", type=int, default=2, help="random plies before the players (default 2)"
+    )
     p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
 
     p = sub.add_parser("analyze", help="analyse a position: best move, value, variation")
@@ -152,9 +165,12 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if cmd == "arena":
         if args.games < 1:
             parser.error("argument --games: must be at least 1")
+        if args.openings < 0:
+            parser.error("argument --openings: must not be negative")
         rules = make_rules(args.rules, args.rule)
-        levels = [level_name(x) for x in args.levels]
-        return commands.arena(rules, levels, args.games, args.seed, out)
+        return commands.arena(
+            rules, args.levels, args.games, args.seed, out, openings=args.openings
+        )
     if args.delay < 0:
         parser.error("argument --delay: must not be negative")
     rules = make_rules(args.rules, args.rule)

@@ -28,6 +28,7 @@ __all__ = [
     "analyze",
     "arena",
     "elo_table",
+    "player_spec",
     "replay",
     "rules_text",
     "scores",
@@ -313,27 +314,31 @@ class _Pair:
 
 
 def _elo(score: float) -> float:
-    score = min(max(score, 1e-3), 1 - 1e-3)
+    score = min(max(score, 1e-6), 1 - 1e-6)
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
-def _elo_interval(pair: _Pair) -> tuple[float, float]:
-    """A 95% interval of the Elo difference (normal approximation of the score)."""
-    n = pair.games
-    s = pair.score
-    # Per-game variance of the score, draws counting one half.
-    var = (pair.wins * (1 - s) ** 2 + pair.draws * (0.5 - s) ** 2 + pair.losses * s**2) / n
-    half = 1.96 * math.sqrt(max(var, 1e-9) / n)
-    return _elo(s - half), _elo(s + half)
+def _elo_interval(pair: _Pair) -> tuple[float, float, float]:
+    """The Elo difference and its 95% interval, from the score with one virtual draw.
+
+    The virtual draw (half a point in one more game) keeps a clean sweep
+    finite; the interval is the normal approximation of the score.
+    """
+    n = pair.games + 1
+    s = (pair.wins + 0.5 * pair.draws + 0.5) / n
+    half = 1.96 * math.sqrt(s * (1 - s) / n)
+    lo = _elo(s - half) if s - half > 0 else -math.inf
+    hi = _elo(s + half) if s + half < 1 else math.inf
+    return _elo(s), lo, hi
 
 
-def elo_table(levels: Sequence[str], results: dict[tuple[int, int], _Pair]) -> list[float]:
+def elo_table(names: Sequence[str], results: dict[tuple[int, int], _Pair]) -> list[float]:
     """Ratings (Elo scale, the first level at 0) fitted to every pair's score.
 
     A Bradley-Terry fit by the minorisation-maximisation iteration, with one
     virtual draw against each opponent so that a clean sweep stays finite.
     """
-    k = len(levels)
+    k = len(names)
     strength = [1.0] * k
     for _ in range(2000):
         new = []
@@ -363,35 +368,98 @@ def elo_table(levels: Sequence[str], results: dict[tuple[int, int], _Pair]) -> l
     return [400.0 * math.log10(x) for x in strength]
 
 
-def _play_one(rules: Rules, south: Player, north: Player, ply_cap: int) -> tuple[int | None, int]:
-    """One game; the winner (None for a draw or the cap) and its length."""
+def player_spec(spec: str, seed: int) -> Player:
+    """A player from a spec: a level (``3``, ``L3``, ``max``) or ``kind[:budget]``.
+
+    ``kind`` is random, greedy, alphabeta or mcts; ``budget`` is ``depth=N``,
+    ``nodes=N`` or ``time=S`` (seconds). Raises :class:`UsageError`.
+    """
+    text = spec.strip().lower()
+    try:
+        if ":" not in text and text not in ("random", "greedy", "alphabeta", "mcts"):
+            return Player(text.removeprefix("l"), seed=seed)
+        kind, _, budget = text.partition(":")
+        if not budget:
+            return Player.from_kind(kind, seed=seed)  # type: ignore[arg-type]
+        key, sep, value = budget.partition("=")
+        if not sep or key not in ("depth", "nodes", "time"):
+            raise UsageError(f"player {spec!r}: the budget is depth=N, nodes=N or time=SECONDS")
+        number = float(value) if key == "time" else int(value)
+        return Player.from_kind(kind, seed=seed, **{key: number})  # type: ignore[arg-type]
+    except ValueError as e:
+        raise UsageError(f"player {spec!r}: {e}") from None
+
+
+def _play_one(
+    rules: Rules, south: Player, north: Player, opening: Sequence[int], ply_cap: int
+) -> int | None:
+    """One game after the ``opening`` actions; the winner (None: a draw or the cap)."""
     game = Game(rules)
     game.ply_cap = ply_cap
+    for action in opening:
+        if game.status != "ongoing":
+            break
+        game.play(action)
     seats = (south, north)
     while game.status == "ongoing":
         game.play(seats[game.to_move].choose(game))
     outcome = game.outcome
-    return (outcome.winner if outcome is not None else None), game.ply
+    return outcome.winner if outcome is not None else None
+
+
+def _opening(rules: Rules, plies: int, seed: int) -> list[int]:
+    """``plies`` uniformly random moves (ayo.ai's random player, seeded)."""
+    game = Game(rules)
+    chooser = Player(1, seed=seed)
+    actions = []
+    for _ in range(plies):
+        if game.is_over:
+            break
+        action = chooser.choose(game)
+        game.play(action)
+        actions.append(action)
+    return actions
 
 
 def arena(
-    rules: Rules, levels: Sequence[str], games: int, seed: int, out: TextIO, ply_cap: int = 500
+    rules: Rules,
+    specs: Sequence[str],
+    games: int,
+    seed: int,
+    out: TextIO,
+    openings: int = 2,
+    ply_cap: int = 500,
 ) -> int:
-    """``ayo arena``: a round robin between levels, colours alternated, with Elo."""
-    if len(levels) < 2:
-        raise UsageError("--levels needs at least two levels")
+    """``ayo arena``: a round robin, colours alternated, with an Elo table.
+
+    Games ``2k`` and ``2k+1`` of a pair start from the same ``openings``
+    random plies (seed ``seed + k``) with the colours swapped; the players
+    of game ``g`` have seeds ``seed + g`` and ``seed + g + 7919``.
+    """
+    if len(specs) < 2:
+        raise UsageError("--levels needs at least two levels or players")
+    for spec in specs:
+        player_spec(spec, seed)  # every spec is checked before any game
     results: dict[tuple[int, int], _Pair] = {}
     started = time.monotonic()
     name = rules.preset or "custom"
-    out.write(f"Arena: levels {' '.join(levels)}, {games} games a pair, rules {name}\n")
-    for i in range(len(levels)):
-        for j in range(i + 1, len(levels)):
+    out.write(
+        f"Arena: {' '.join(specs)}; {games} games a pair, colours alternated, "
+        f"{openings} random opening plies; rules {name}\n"
+        "Each row: the first player's wins, draws and losses, score, and Elo difference "
+        "with a 95% interval (one virtual draw added).\n"
+    )
+    width = max(len(x) for x in specs)
+    for i in range(len(specs)):
+        for j in range(i + 1, len(specs)):
             pair = _Pair()
             for g in range(games):
-                a = Player(levels[i], seed=seed + g)
-                b = Player(levels[j], seed=seed + g + 7919)
+                a = player_spec(specs[i], seed + g)
+                b = player_spec(specs[j], seed + g + 7919)
                 a_south = g % 2 == 0
-                winner, _ = _play_one(rules, a if a_south else b, b if a_south else a, ply_cap)
+                south, north = (a, b) if a_south else (b, a)
+                opening = _opening(rules, openings, seed + g // 2)
+                winner = _play_one(rules, south, north, opening, ply_cap)
                 if winner is None:
                     pair.draws += 1
                 elif (winner == 0) == a_south:
@@ -399,17 +467,17 @@ def arena(
                 else:
                     pair.losses += 1
             results[(i, j)] = pair
-            lo, hi = _elo_interval(pair)
+            elo, lo, hi = _elo_interval(pair)
             out.write(
-                f"  {levels[i]:>3} vs {levels[j]:<3} +{pair.wins} ={pair.draws} -{pair.losses}"
-                f"  score {pair.score:.3f}  Elo {_elo(pair.score):+.0f} [{lo:+.0f}, {hi:+.0f}]\n"
+                f"  {specs[i]:<{width}} vs {specs[j]:<{width}}  "
+                f"+{pair.wins} ={pair.draws} -{pair.losses}  score {pair.score:.3f}  "
+                f"Elo {elo:+.0f} [{lo:+.0f}, {hi:+.0f}]\n"
             )
             out.flush()
-    ratings = elo_table(levels, results)
-    out.write("\nRatings (Elo, level " + levels[0] + " = 0):\n")
-    order = sorted(range(len(levels)), key=lambda k: -ratings[k])
-    for k in order:
-        out.write(f"  level {levels[k]:>3}  {ratings[k]:+7.0f}\n")
+    ratings = elo_table(specs, results)
+    out.write(f"\nRatings (Elo, {specs[0]} = 0):\n")
+    for k in sorted(range(len(specs)), key=lambda k: -ratings[k]):
+        out.write(f"  {specs[k]:<{width}}  {ratings[k]:+7.0f}\n")
     out.write(f"\n{len(results) * games} games in {time.monotonic() - started:.1f}s\n")
     return 0
 
