@@ -293,3 +293,13 @@ def test_rgb_array_differs_by_mover_and_end() -> None:
     game2 = ayo.Game.from_setup("oware", [4] * 12, (0, 0), to_move=1)
     north_to_move = display.rgb_array(game2)
     assert not np.array_equal(south_to_move, north_to_move)
+
+
+def test_rgb_array_returns_a_fresh_image_each_time() -> None:
+    game = ayo.Game("ayoayo")
+    first = display.rgb_array(game)
+    assert first.flags.writeable
+    first[:] = 0
+    second = display.rgb_array(game)
+    assert second.any()
+    assert not np.shares_memory(first, second)
