@@ -112,23 +112,32 @@ pub(crate) struct PyGame {
     inner: Game,
 }
 
-/// Parses a position record; `rules_hint` is prepended when the record leaves out its rules.
+/// Parses a position record. With `rules` given, the record may leave out its
+/// rules field, and rules it names must be these.
 fn parse_position(
     py: Python<'_>,
     text: &str,
-    rules_hint: Option<&Rules>,
+    rules: Option<&Rules>,
 ) -> PyResult<(Rules, Position)> {
     let fields = text.split_ascii_whitespace().count();
-    match rules_hint {
+    let (found, pos) = match rules {
         Some(r) if fields == 5 => {
             let prefix = record::rules_to_text(r);
             let full = format!("{prefix} {text}");
             record::parse_position(&full).map_err(|mut e| {
                 e.offset = e.offset.saturating_sub(prefix.len() + 1);
                 errors::record(py, e)
-            })
+            })?
         }
-        _ => record::parse_position(text).map_err(|e| errors::record(py, e)),
+        _ => record::parse_position(text).map_err(|e| errors::record(py, e))?,
+    };
+    match rules {
+        Some(given) if *given != found => Err(RulesError::new_err(format!(
+            "the position record is for rules {}, not {}",
+            record::rules_to_text(&found),
+            record::rules_to_text(given)
+        ))),
+        _ => Ok((found, pos)),
     }
 }
 
@@ -302,15 +311,6 @@ impl PyGame {
             None => Game::new(rules.unwrap_or_default()),
             Some(text) => {
                 let (r, pos) = parse_position(py, text, rules.as_ref())?;
-                if let Some(given) = rules {
-                    if given != r {
-                        return Err(RulesError::new_err(format!(
-                            "the position record is for rules {}, not {}",
-                            record::rules_to_text(&r),
-                            record::rules_to_text(&given)
-                        )));
-                    }
-                }
                 Game::from_position(r, pos)
             }
         };
@@ -664,17 +664,7 @@ pub(crate) fn perft(
     let rules = PyRules::from_py(rules)?;
     let pos = match position {
         None => Position::start(&rules),
-        Some(text) => {
-            let (r, pos) = parse_position(py, text, Some(&rules))?;
-            if r != rules {
-                return Err(RulesError::new_err(format!(
-                    "the position record is for rules {}, not {}",
-                    record::rules_to_text(&r),
-                    record::rules_to_text(&rules)
-                )));
-            }
-            pos
-        }
+        Some(text) => parse_position(py, text, Some(&rules))?.1,
     };
     Ok(py.detach(move || ayo_core::playout::perft(&rules, &pos, depth)))
 }

@@ -53,6 +53,22 @@ fn value_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
     Err(type_error("an int, a str or None"))
 }
 
+/// `p` with the keyword overrides applied, validated.
+fn with_overrides(mut p: RuleParams, params: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
+    if let Some(params) = params {
+        for (k, v) in params.iter() {
+            let key = k.extract::<String>()?;
+            if !PARAM_NAMES.contains(&key.as_str()) {
+                return Err(errors::rules(ayo_core::RulesError::UnknownParam {
+                    name: key,
+                }));
+            }
+            p.set(&key, &value_text(&key, &v)?).map_err(errors::rules)?;
+        }
+    }
+    Rules::new(p).map_err(errors::rules)
+}
+
 /// The Python value of one parameter.
 fn param_value<'py>(py: Python<'py>, p: &RuleParams, name: &str) -> PyResult<Bound<'py, PyAny>> {
     let text = p.get(name).unwrap_or_default();
@@ -81,7 +97,7 @@ impl PyRules {
     /// Rules from a preset name (or a rules record such as `oware[target=none]`)
     /// and keyword overrides.
     pub(crate) fn build(preset: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
-        let mut p = if preset.contains('[') {
+        let p = if preset.contains('[') {
             preset
                 .parse::<Rules>()
                 .map_err(|e| RulesError::new_err(e.message))?
@@ -89,18 +105,7 @@ impl PyRules {
         } else {
             Rules::preset(preset).map_err(errors::rules)?.params()
         };
-        if let Some(params) = params {
-            for (k, v) in params.iter() {
-                let key = k.extract::<String>()?;
-                if !PARAM_NAMES.contains(&key.as_str()) {
-                    return Err(errors::rules(ayo_core::RulesError::UnknownParam {
-                        name: key,
-                    }));
-                }
-                p.set(&key, &value_text(&key, &v)?).map_err(errors::rules)?;
-            }
-        }
-        Rules::new(p).map_err(errors::rules)
+        with_overrides(p, params)
     }
 
     /// The preset these rules are closest to, and the parameters that differ from it.
@@ -116,6 +121,11 @@ impl PyRules {
             .filter(|n| base.get(n) != p.get(n))
             .collect();
         (preset, diffs)
+    }
+
+    /// The text value of a word-valued parameter (`capture`, `feeding`, …).
+    fn word(&self, name: &str) -> String {
+        self.inner.params().get(name).unwrap_or_default()
     }
 
     /// Rules from a Python `Rules` or a preset name / rules record.
@@ -168,7 +178,7 @@ impl PyRules {
     /// "across", "two_three" or "collect_four".
     #[getter]
     fn capture(&self) -> String {
-        self.inner.params().get("capture").unwrap_or_default()
+        self.word("capture")
     }
     /// With capture "across": the capturing seed goes to the store too.
     #[getter]
@@ -178,7 +188,7 @@ impl PyRules {
     /// "mover" or "pit_owner".
     #[getter]
     fn fours_to(&self) -> String {
-        self.inner.params().get("fours_to").unwrap_or_default()
+        self.word("fours_to")
     }
     /// Laps skip the pit they were lifted from.
     #[getter]
@@ -188,17 +198,17 @@ impl PyRules {
     /// "allowed" or "no_capture".
     #[getter]
     fn grand_slam(&self) -> String {
-        self.inner.params().get("grand_slam").unwrap_or_default()
+        self.word("grand_slam")
     }
     /// "off", "strict" or "if_possible".
     #[getter]
     fn feeding(&self) -> String {
-        self.inner.params().get("feeding").unwrap_or_default()
+        self.word("feeding")
     }
     /// "to_opponent" or "own_side".
     #[getter]
     fn stuck_seeds(&self) -> String {
-        self.inner.params().get("stuck_seeds").unwrap_or_default()
+        self.word("stuck_seeds")
     }
     /// The winning store size, or None to play to the end.
     #[getter]
@@ -213,7 +223,7 @@ impl PyRules {
     /// "off" or "own_side".
     #[getter]
     fn repetition(&self) -> String {
-        self.inner.params().get("repetition").unwrap_or_default()
+        self.word("repetition")
     }
     /// Seeds in each pit at the start.
     #[getter]
@@ -249,20 +259,8 @@ impl PyRules {
     /// A copy with some parameters changed: `rules.replace(target=None)`.
     #[pyo3(signature = (**params))]
     fn replace(&self, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        let mut p = self.inner.params();
-        if let Some(params) = params {
-            for (k, v) in params.iter() {
-                let key = k.extract::<String>()?;
-                if !PARAM_NAMES.contains(&key.as_str()) {
-                    return Err(errors::rules(ayo_core::RulesError::UnknownParam {
-                        name: key,
-                    }));
-                }
-                p.set(&key, &value_text(&key, &v)?).map_err(errors::rules)?;
-            }
-        }
         Ok(PyRules {
-            inner: Rules::new(p).map_err(errors::rules)?,
+            inner: with_overrides(self.inner.params(), params)?,
         })
     }
 
