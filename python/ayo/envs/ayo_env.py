@@ -310,7 +310,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             a = operator.index(action)
         except TypeError as err:
             raise ValueError(f"an action is an integer 0..5, not {action!r}") from err
-        if not self.action_space.contains(a):
+        if not 0 <= a < self.rules.num_actions:
             raise ValueError(f"action {a} is outside the action space 0..5")
         game = self._game
         if not game.is_legal(a):
@@ -322,7 +322,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             info["illegal_action"] = a
             info["opponent_moves"] = []
             return self._observation(), self.illegal_penalty, True, False, info
-        before = self._margin()
+        before = self._margin() if self.reward_kind == "seed_difference" else 0
         ply = game.ply
         game.play(a)
         try:
