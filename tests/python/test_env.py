@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import doctest
 import pickle
 import re
 from pathlib import Path
@@ -519,3 +520,9 @@ def test_environment_docs_run(capsys: pytest.CaptureFixture[str]) -> None:
         exec(compile(code, f"docs/environments.md block {i + 1}", "exec"), namespace)
     out = capsys.readouterr().out
     assert "frozen policy opened with []" in out
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(ayo.envs)
+    assert result.attempted > 0
+    assert result.failed == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import doctest
 import pickle
 from typing import Any
 
@@ -16,6 +17,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
+import ayo.pettingzoo
 from ayo.pettingzoo import AGENTS, env, raw_env
 
 PRESETS = ["ayoayo", "ayo", "olopon", "oware"]
@@ -235,3 +237,9 @@ def test_truncation_counts_from_the_episode_start() -> None:
         e.step(e.game.legal_moves()[0])
     assert e.truncations == {"player_0": True, "player_1": True}
     assert e.game.ply == 5
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(ayo.pettingzoo)
+    assert result.attempted > 0
+    assert result.failed == 0
