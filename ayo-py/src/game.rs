@@ -282,6 +282,12 @@ impl PyGame {
         self.inner.trace(mv).map_err(|e| errors::illegal(py, e))
     }
 
+    /// What a playout starts from: the rules, the position, and the outcome
+    /// when the game has already ended (by repetition too, which needs the history).
+    fn playout_start(&self) -> (Rules, Position, Option<Outcome>) {
+        (*self.inner.rules(), *self.position(), self.inner.outcome())
+    }
+
     /// The state kept by pickle: the game record and the ply cap.
     fn state(&self) -> (String, Option<u32>) {
         (self.inner.record(), self.inner.ply_cap())
@@ -571,41 +577,32 @@ impl PyGame {
     /// game) until the end or `max_plies` moves; returns the outcome, or None
     /// when `max_plies` came first. Repetition counts from here. Releases the GIL.
     #[pyo3(signature = (seed, max_plies = 10000))]
-    fn random_playout(&self, py: Python<'_>, seed: u64, max_plies: u32) -> Option<PyOutcome> {
-        if let Some(o) = self.inner.outcome() {
-            return Some(PyOutcome { inner: o });
-        }
-        let rules = *self.inner.rules();
-        let start = *self.position();
-        py.detach(move || {
-            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-            ayo_core::playout::random_playout(&rules, start, &mut rng, max_plies).outcome
-        })
-        .map(|inner| PyOutcome { inner })
+    fn random_playout(slf: &Bound<'_, Self>, seed: u64, max_plies: u32) -> Option<PyOutcome> {
+        // Borrow the game only to read it: other threads may use it meanwhile.
+        let (rules, start, ended) = slf.borrow().playout_start();
+        ended
+            .or_else(|| {
+                slf.py()
+                    .detach(move || playout(&rules, start, seed, max_plies))
+            })
+            .map(|inner| PyOutcome { inner })
     }
 
     /// `n` random playouts from here with seeds `seed, seed+1, …` (GIL released);
     /// returns (South wins, North wins, draws, unfinished).
     #[pyo3(signature = (n, seed, max_plies = 10000))]
     fn random_playouts(
-        &self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         n: u32,
         seed: u64,
         max_plies: u32,
     ) -> (u32, u32, u32, u32) {
-        let rules = *self.inner.rules();
-        let start = *self.position();
-        let ended = self.inner.outcome();
-        py.detach(move || {
+        let (rules, start, ended) = slf.borrow().playout_start();
+        slf.py().detach(move || {
             let mut counts = (0, 0, 0, 0);
             for i in 0..n {
-                let outcome = ended.or_else(|| {
-                    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(
-                        seed.wrapping_add(u64::from(i)),
-                    );
-                    ayo_core::playout::random_playout(&rules, start, &mut rng, max_plies).outcome
-                });
+                let outcome = ended
+                    .or_else(|| playout(&rules, start, seed.wrapping_add(u64::from(i)), max_plies));
                 match outcome.map(|o| o.winner) {
                     Some(Some(Player::South)) => counts.0 += 1,
                     Some(Some(Player::North)) => counts.1 += 1,
@@ -649,6 +646,12 @@ impl PyGame {
         let display = slf.py().import("ayo.display")?;
         display.call_method1("svg", (slf,))?.extract()
     }
+}
+
+/// One uniformly random playout from `start` with a seeded xoshiro256++ generator.
+fn playout(rules: &Rules, start: Position, seed: u64, max_plies: u32) -> Option<Outcome> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    ayo_core::playout::random_playout(rules, start, &mut rng, max_plies).outcome
 }
 
 /// The number of legal move sequences of `depth` moves from the start of

@@ -75,3 +75,20 @@ def test_playouts_in_threads_agree_with_serial_ones() -> None:
     for t in threads:
         t.join()
     assert [results[s] for s in range(4)] == serial
+
+
+def test_the_game_stays_usable_while_its_playouts_run() -> None:
+    game = ayo.Game("oware")
+    expected = game.random_playouts(4000, seed=9)
+    box: list[tuple[int, int, int, int]] = []
+    thread = threading.Thread(target=lambda: box.append(game.random_playouts(4000, seed=9)))
+    thread.start()
+    played = 0
+    while thread.is_alive() or played == 0:
+        # Would raise "Already borrowed" if the playouts held the game.
+        game.play(game.legal_moves()[0])
+        game.undo()
+        played += 1
+    thread.join()
+    assert box == [expected]
+    assert game.moves == []
