@@ -44,12 +44,14 @@ def random_game(e: Any, seed: int) -> list[Any]:
 
 # api_test warns about every dict observation (as for PettingZoo's own classic games).
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
 @pytest.mark.parametrize("preset", PRESETS)
 def test_api_test(preset: str) -> None:
     api_test(env(rules=preset), num_cycles=1000)
 
 
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably")
 @pytest.mark.parametrize("preset", PRESETS)
 def test_api_test_options(preset: str) -> None:
     api_test(
