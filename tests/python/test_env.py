@@ -526,3 +526,20 @@ def test_docstring_examples() -> None:
     result = doctest.testmod(ayo.envs)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_sync_vector_env_with_masks() -> None:
+    envs = gymnasium.make_vec("ayo/Ayo-v0", num_envs=3, vectorization_mode="sync", rules="oware")
+    envs.single_action_space.seed(0)
+    obs, _ = envs.reset(seed=0)
+    ends = 0
+    for _ in range(400):
+        # after an episode ends its mask is all zeros; sample() then gives 0,
+        # which the next-step autoreset ignores
+        actions = np.array([envs.single_action_space.sample(mask=m) for m in obs["action_mask"]])
+        obs, rewards, terminated, _, _ = envs.step(actions)
+        ends += int(terminated.sum())
+        assert set(rewards[terminated].tolist()) <= {-1.0, 0.0, 1.0}
+        assert not rewards[~terminated].any()
+    assert ends >= 3
+    envs.close()
