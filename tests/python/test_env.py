@@ -543,3 +543,30 @@ def test_sync_vector_env_with_masks() -> None:
         assert not rewards[~terminated].any()
     assert ends >= 3
     envs.close()
+
+
+def test_bad_reset_changes_nothing() -> None:
+    env = AyoEnv("oware", agent_seat="alternate")
+    env.reset(seed=3)
+    env.step(2)
+    record = env.game.record()
+    rng_state = env.np_random.bit_generator.state
+    for options in ({"agent_seat": 5}, {"position": "nonsense"}, {"colour": "red"}):
+        with pytest.raises(ValueError):  # noqa: PT011 (three different messages)
+            env.reset(seed=9, options=options)
+        assert env.game.record() == record
+        assert env.np_random.bit_generator.state == rng_state
+        assert env.agent_seat == 0
+    env.step(env.game.legal_moves()[0])  # the episode goes on
+    assert env.game.ply == 4
+
+
+def test_opponent_failing_at_reset_leaves_no_episode() -> None:
+    def broken(game: ayo.Game) -> int:
+        raise RuntimeError("policy crashed")
+
+    env = AyoEnv("oware", opponent=broken, agent_seat=1)
+    with pytest.raises(RuntimeError, match="crashed"):
+        env.reset(seed=0)
+    with pytest.raises(EpisodeOverError):
+        env.step(0)

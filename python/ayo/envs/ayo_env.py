@@ -266,27 +266,32 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         ``"position"`` (a position record to start from instead of the rules'
         start). A seeded reset also restarts the ``"alternate"`` seat order.
         """
-        super().reset(seed=seed)
         options = dict(options or {})
         unknown = set(options) - {"agent_seat", "position"}
         if unknown:
             raise ValueError(f"unknown reset options: {sorted(unknown)}")
-        if seed is not None:
-            self._episodes = 0
         seat: Any = options.get("agent_seat", self.agent_seat_option)
-        if seat == "alternate":
-            seat = self._episodes % 2
-        elif seat == "random":
-            seat = int(self.np_random.integers(2))
-        if seat not in (0, 1) or isinstance(seat, bool):
+        if "agent_seat" in options and (seat not in (0, 1) or isinstance(seat, bool)):
             raise ValueError(f"agent_seat must be 0 or 1, not {seat!r}")
         position = options.get("position")
         game = Game(self.rules, position) if position is not None else Game(self.rules)
         if game.is_over:
             raise ValueError("the start position is already over")
+        # The options are valid: from here on the environment changes.
+        super().reset(seed=seed)
+        if seed is not None:
+            self._episodes = 0
+        if seat == "alternate":
+            seat = self._episodes % 2
+        elif seat == "random":
+            seat = int(self.np_random.integers(2))
         self._episodes += 1
         self._game, self._seat, self._done = game, int(seat), False
-        opening = self._opponent_turns()
+        try:
+            opening = self._opponent_turns()
+        except BaseException:
+            self._done = True  # an opponent that fails here leaves no episode to play
+            raise
         if game.is_over:
             self._done = True
             raise ValueError("the game ended on the opponent's opening moves")
