@@ -143,14 +143,22 @@ pub(crate) struct PyPlayer {
     seed: u64,
 }
 
-/// The game behind a Python `ayo.Game`, rebuilt from its record.
-fn game_of(obj: &Bound<'_, PyAny>) -> PyResult<Game> {
+/// The game behind a Python `ayo.Game`, rebuilt from its record, and whether
+/// the Python game was stopped at its ply cap (the rebuilt game has none, so
+/// that a search may look past it).
+fn game_of(obj: &Bound<'_, PyAny>) -> PyResult<(Game, bool)> {
     let py = obj.py();
+    let bad = |_| PyValueError::new_err("expected an ayo.Game");
     let text: String = obj
         .call_method0("record")
         .and_then(|r| r.extract())
-        .map_err(|_| PyValueError::new_err("expected an ayo.Game"))?;
-    Game::from_record(&text).map_err(|e| errors::record(py, e))
+        .map_err(bad)?;
+    let status: String = obj
+        .getattr("status")
+        .and_then(|s| s.extract())
+        .map_err(bad)?;
+    let game = Game::from_record(&text).map_err(|e| errors::record(py, e))?;
+    Ok((game, status == "truncated"))
 }
 
 fn level_from(obj: &Bound<'_, PyAny>) -> PyResult<Level> {
@@ -169,9 +177,15 @@ impl PyPlayer {
         &self,
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
+        allow_truncated: bool,
         f: impl FnOnce(&mut dyn Agent, &Game) -> T + Send,
     ) -> PyResult<T> {
-        let game = game_of(game)?;
+        let (game, truncated) = game_of(game)?;
+        if truncated && !allow_truncated {
+            return Err(PyValueError::new_err(
+                "the game is over (stopped at its ply cap): no move to choose",
+            ));
+        }
         let agent = Arc::clone(&self.agent);
         py.detach(move || {
             let mut guard = agent
@@ -295,17 +309,21 @@ impl PyPlayer {
     }
 
     /// The move to play in `game`'s current position: an action 0..5
-    /// relative to the player to move. Raises ValueError when the game is over.
+    /// relative to the player to move. Raises ValueError when the game is
+    /// over or stopped at its ply cap.
     fn choose(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<u8> {
-        let mv = self.run(py, game, |agent, g| agent.choose(g))?;
+        let mv = self.run(py, game, false, |agent, g| agent.choose(g))?;
         mv.map(Move::action)
             .ok_or_else(|| PyValueError::new_err("the game is over: no move to choose"))
     }
 
     /// The analysis of `game`'s current position: best move, value, bound,
-    /// principal variation and the value of every legal move.
+    /// principal variation and the value of every legal move (a game stopped
+    /// at its ply cap is analysed as if it went on).
     fn analyze(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<PyAnalysis> {
-        Ok(analysis(self.run(py, game, |agent, g| agent.analyze(g))?))
+        Ok(analysis(
+            self.run(py, game, true, |agent, g| agent.analyze(g))?,
+        ))
     }
 
     /// `choose(game)`: a Player is an opponent for `ayo.envs.AyoEnv`.

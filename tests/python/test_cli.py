@@ -22,7 +22,7 @@ from ayo.ai import Player
 from ayo.cli import main
 from ayo.cli.commands import _Pair, elo_table
 from ayo.cli.common import describe_outcome, make_rules, pit_words
-from ayo.cli.play import caption_words
+from ayo.cli.play import HINT_LEVEL, caption_words
 from ayo.cli.scoreboard import Scoreboard
 from ayo.display import frames
 
@@ -211,7 +211,7 @@ def test_line_mode_bad_commands_get_a_hint_and_quit_leaves(tmp_path: Path) -> No
     no_traceback(proc)
     assert "'7' is not a command" in proc.stdout
     assert "'foo' is not a command" in proc.stdout
-    best = Player("7", seed=1).analyze(game)
+    best = Player(HINT_LEVEL, seed=1).analyze(game)
     assert best.best is not None
     assert f"Hint: play {best.best + 1} (value {best.text} seeds" in proc.stdout
     assert "You left the game" in proc.stdout

@@ -30,10 +30,14 @@ def test_levels_and_their_players() -> None:
     assert Player().level == "4"
     assert Player("MAX").level == "max"
     p = Player(3, seed=9)
-    assert (p.level, p.seed, p.kind) == ("3", 9, "alphabeta")
-    assert p.budget == "depth=2"
+    assert (p.level, p.seed) == ("3", 9)
+    assert p.name == Player.describe_level(3)
+    assert p.name.startswith(f"3: {p.kind}")
     assert Player.describe_level(1) == "1: random"
-    assert Player.describe_level("max").startswith("max: alphabeta")
+    q = Player.from_kind("alphabeta", nodes=5000, seed=2)
+    assert (q.level, q.kind, q.budget, q.seed) == (None, "alphabeta", "nodes=5000", 2)
+    assert Player.from_kind("mcts", time=0.25).budget == "time=250ms"
+    assert Player.from_kind("greedy").budget == "depth=4"  # the default, unused by greedy
 
 
 @pytest.mark.parametrize("rules", ["ayoayo", "ayo", "olopon", "oware"])
@@ -58,8 +62,8 @@ def test_analysis_agrees_with_choose() -> None:
     game = Game("oware")
     for action in (2, 3, 1):
         game.play(action)
-    a = Player("5", seed=2).analyze(game)
-    chosen = Player("5", seed=2).choose(game)
+    a = Player.from_kind("alphabeta", depth=6, seed=2).analyze(game)
+    chosen = Player.from_kind("alphabeta", depth=6, seed=2).choose(game)
     assert a.best == chosen
     assert a.pv[0] == a.best
     assert [m.action for m in a.moves] == game.legal_moves()
@@ -81,6 +85,20 @@ def test_analysis_of_a_finished_game() -> None:
     assert a.moves == []
     with pytest.raises(ValueError, match="over"):
         Player(2).choose(game)
+
+
+def test_a_game_stopped_at_its_ply_cap_has_no_move_to_choose() -> None:
+    game = Game("oware")
+    game.play(0)
+    game.ply_cap = 1
+    assert game.status == "truncated"
+    for level in (1, 2, 4):
+        with pytest.raises(ValueError, match="ply cap"):
+            Player(level).choose(game)
+    # The analysis looks past the cap: the position still has moves.
+    a = Player(4).analyze(game)
+    assert a.best is not None
+    assert [m.action for m in a.moves] == Game.from_record(game.record()).legal_moves()
 
 
 def test_a_proven_win_is_reported_in_seeds() -> None:

@@ -32,8 +32,8 @@ from ayo.display import frames
 
 __all__ = ["HINT_LEVEL", "Screen", "Session", "animate", "caption_words"]
 
-#: The level whose analysis answers ``h`` (alpha-beta, 100 000 nodes).
-HINT_LEVEL = "7"
+#: The level whose analysis answers ``h``: the strongest.
+HINT_LEVEL = "max"
 
 # The engine's reasons for refusing a move (IllegalMoveError.reason), in words.
 _REASONS = {
