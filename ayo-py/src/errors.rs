@@ -78,6 +78,14 @@ pub(crate) fn record(py: Python<'_>, e: CoreRecordError) -> PyErr {
     with_attrs(py, err, &[("field", field), ("offset", offset)])
 }
 
+/// `RecordError` for an error in `text`, its byte offset turned into a
+/// character offset (a Python `str` index).
+pub(crate) fn record_in(py: Python<'_>, mut e: CoreRecordError, text: &str) -> PyErr {
+    let at = e.offset.min(text.len());
+    e.offset = text.char_indices().take_while(|&(i, _)| i < at).count();
+    record(py, e)
+}
+
 /// `SetupError` with every problem as text.
 pub(crate) fn setup(py: Python<'_>, e: SetupErrors) -> PyErr {
     let err = SetupError::new_err(e.to_string());

@@ -126,10 +126,10 @@ fn parse_position(
             let full = format!("{prefix} {text}");
             record::parse_position(&full).map_err(|mut e| {
                 e.offset = e.offset.saturating_sub(prefix.len() + 1);
-                errors::record(py, e)
+                errors::record_in(py, e, text)
             })?
         }
-        _ => record::parse_position(text).map_err(|e| errors::record(py, e))?,
+        _ => record::parse_position(text).map_err(|e| errors::record_in(py, e, text))?,
     };
     match rules {
         Some(given) if *given != found => Err(RulesError::new_err(format!(
@@ -294,7 +294,8 @@ impl PyGame {
     }
 
     fn from_state(py: Python<'_>, record_text: &str, ply_cap: Option<u32>) -> PyResult<Game> {
-        let mut g = Game::from_record(record_text).map_err(|e| errors::record(py, e))?;
+        let mut g =
+            Game::from_record(record_text).map_err(|e| errors::record_in(py, e, record_text))?;
         g.set_ply_cap(ply_cap);
         Ok(g)
     }
@@ -328,7 +329,7 @@ impl PyGame {
     fn from_record(py: Python<'_>, text: &str) -> PyResult<Self> {
         Game::from_record(text)
             .map(|inner| PyGame { inner })
-            .map_err(|e| errors::record(py, e))
+            .map_err(|e| errors::record_in(py, e, text))
     }
 
     /// A game from any board: 12 pits (South's 0..=5, North's 6..=11), two
@@ -487,11 +488,14 @@ impl PyGame {
     }
 
     #[setter]
-    fn set_ply_cap(&mut self, cap: Option<i64>) -> PyResult<()> {
+    fn set_ply_cap(&mut self, cap: Option<Int>) -> PyResult<()> {
         let cap = cap
             .map(|c| {
-                u32::try_from(c).map_err(|_| {
-                    AyoError::new_err(format!("ply_cap must be 0..=4294967295 or None, not {c}"))
+                in_range::<u32>(&c, "ply_cap").map_err(|_| {
+                    AyoError::new_err(format!(
+                        "ply_cap must be 0..=4294967295 or None, not {}",
+                        item_text(&c)
+                    ))
                 })
             })
             .transpose()?;

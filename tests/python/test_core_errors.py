@@ -93,7 +93,7 @@ def test_truncated_by_ply_cap() -> None:
     assert game.moves == [0, 7]
 
 
-@pytest.mark.parametrize("cap", [-1, 2**40])
+@pytest.mark.parametrize("cap", [-1, 2**40, 2**80])
 def test_bad_ply_cap(cap: int) -> None:
     game = ayo.Game()
     game.ply_cap = 5
@@ -174,6 +174,15 @@ def test_record_errors(text: str, field: str, offset: int) -> None:
     assert info.value.field == field
     assert info.value.offset == offset
     assert isinstance(info.value, ValueError)
+
+
+def test_record_offsets_count_characters() -> None:
+    with pytest.raises(ayo.RecordError) as info:
+        ayo.Game.from_record("ayoayo 4,4,4,4,4,4/4,4,4,4,4,4 0-0 é 0 0 |")
+    assert (info.value.field, info.value.offset) == ("to_move", 35)
+    with pytest.raises(ayo.RecordError) as info:
+        ayo.Game.from_record("ayoayo 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0 | 3 é")
+    assert (info.value.field, info.value.offset) == ("move", 45)
 
 
 def test_position_record_errors() -> None:
