@@ -56,9 +56,9 @@ def test_batch_calls_release_the_gil(which: str) -> None:
         work = sized(lambda n: lambda: game.random_playouts(n, seed=1), 500, lambda n: 2 * n)
     duration, inside = python_progress_during(work)
     # With the GIL held the main loop could not run at all inside the call;
-    # released, it wakes about every millisecond.
+    # released, it wakes about every millisecond (fewer on a loaded machine).
     assert duration >= 0.2
-    assert inside >= 20, (duration, inside)
+    assert inside >= 5, (duration, inside)
 
 
 def test_playouts_in_threads_agree_with_serial_ones() -> None:
