@@ -17,7 +17,8 @@
 //!
 //! A player spec is a level (`L3`, `Lmax`) or `kind:budget[:option…]`, e.g.
 //! `alphabeta:depth=4`, `alphabeta:depth=4:store` (store difference only, no
-//! evaluation features), `alphabeta:nodes=20000:tt=0`, `mcts:nodes=2000`,
+//! evaluation features), `alphabeta:depth=4:w=10,15,25,30,20` (weights: row
+//! seeds, mobility, exposed, big pits, tempo), `alphabeta:nodes=20000:tt=0`, `mcts:nodes=2000`,
 //! `mcts:nodes=2000:cutoff=20`, `greedy`, `random`.
 //!
 //! Game `i` of a pair starts from `K` uniformly random plies drawn with seed
@@ -47,12 +48,30 @@ impl Spec {
         let kind = Kind::from_str(parts.next().unwrap_or(""))?;
         let mut budget = Budget::Depth(4);
         let mut store_only = false;
+        let mut weights: Option<Weights> = None;
         let mut tt: Option<u32> = None;
         let mut cutoff: Option<u32> = None;
         let mut c: Option<f64> = None;
         for p in parts {
             if p == "store" {
                 store_only = true;
+            } else if let Some(v) = p.strip_prefix("w=") {
+                let w: Vec<i32> = v
+                    .split(',')
+                    .map(|x| x.parse().map_err(|_| format!("bad w in `{s}`")))
+                    .collect::<Result<_, _>>()?;
+                if w.len() != 5 {
+                    return Err(format!(
+                        "w= takes 5 weights (row,mobility,exposed,big,tempo) in `{s}`"
+                    ));
+                }
+                weights = Some(Weights {
+                    row_seeds: w[0],
+                    mobility: w[1],
+                    exposed: w[2],
+                    big_pits: w[3],
+                    tempo: w[4],
+                });
             } else if let Some(v) = p.strip_prefix("tt=") {
                 tt = Some(v.parse().map_err(|_| format!("bad tt in `{s}`"))?);
             } else if let Some(v) = p.strip_prefix("cutoff=") {
@@ -68,6 +87,9 @@ impl Spec {
                 let mut ab = AlphaBeta::new(budget, seed);
                 if store_only {
                     ab = ab.with_weights(Weights::STORE_ONLY);
+                }
+                if let Some(w) = weights {
+                    ab = ab.with_weights(w);
                 }
                 if let Some(bits) = tt {
                     ab = ab.with_table_bits(bits);

@@ -58,20 +58,14 @@ impl Weights {
                 big_pits: 30,
                 tempo: 20,
             },
-            // Capture across: empty own pits are threats, seeds facing them are exposed.
-            Capture::Across => Weights {
+            // Relay sowing (ayoayo's capture across, ayo's collect on 4):
+            // exposed pits and big pits measured no better than nothing
+            // (relays reach far), so only the row, mobility and tempo terms count.
+            Capture::Across | Capture::CollectFour => Weights {
                 row_seeds: 5,
                 mobility: 20,
-                exposed: 30,
-                big_pits: 20,
-                tempo: 20,
-            },
-            // Collect on 4: pits holding 3 are one seed from being collected by anyone.
-            Capture::CollectFour => Weights {
-                row_seeds: 0,
-                mobility: 10,
-                exposed: 10,
-                big_pits: 10,
+                exposed: 0,
+                big_pits: 0,
                 tempo: 20,
             },
         }

@@ -15,10 +15,10 @@ use super::{Agent, Budget, Kind};
 /// | 3 | alpha-beta | depth 2 |
 /// | 4 | alpha-beta | depth 4 |
 /// | 5 | alpha-beta | depth 6 |
-/// | 6 | alpha-beta | 20 000 nodes |
-/// | 7 | alpha-beta | 100 000 nodes |
-/// | 8 | alpha-beta | 500 000 nodes |
-/// | max | alpha-beta | 2 000 000 nodes |
+/// | 6 | alpha-beta | 3 000 nodes |
+/// | 7 | alpha-beta | 10 000 nodes |
+/// | 8 | alpha-beta | 30 000 nodes |
+/// | max | alpha-beta | 100 000 nodes |
 ///
 /// Node budgets (not wall time) keep every level reproducible and its games
 /// the same on every machine.
@@ -73,10 +73,10 @@ impl Level {
             3 => (Kind::AlphaBeta, Budget::Depth(2)),
             4 => (Kind::AlphaBeta, Budget::Depth(4)),
             5 => (Kind::AlphaBeta, Budget::Depth(6)),
-            6 => (Kind::AlphaBeta, Budget::Nodes(20_000)),
-            7 => (Kind::AlphaBeta, Budget::Nodes(100_000)),
-            8 => (Kind::AlphaBeta, Budget::Nodes(500_000)),
-            _ => (Kind::AlphaBeta, Budget::Nodes(2_000_000)),
+            6 => (Kind::AlphaBeta, Budget::Nodes(3_000)),
+            7 => (Kind::AlphaBeta, Budget::Nodes(10_000)),
+            8 => (Kind::AlphaBeta, Budget::Nodes(30_000)),
+            _ => (Kind::AlphaBeta, Budget::Nodes(100_000)),
         }
     }
 
