@@ -10,6 +10,7 @@ mod ai;
 mod errors;
 mod game;
 mod rules;
+mod vector;
 
 /// The `ayo._ayo` module.
 #[pymodule]
@@ -20,6 +21,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::perft, m)?)?;
     ai::register(m)?;
+    vector::register(m)?;
     m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;
     m.add("NUM_ACTIONS", 6)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

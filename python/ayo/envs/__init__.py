@@ -52,5 +52,6 @@ if ENV_ID not in gymnasium.registry:
     gymnasium.register(
         id=ENV_ID,
         entry_point="ayo.envs.ayo_env:AyoEnv",
+        vector_entry_point="ayo.vector:AyoVectorEnv",
         max_episode_steps=MAX_EPISODE_STEPS,
     )

@@ -1,0 +1,972 @@
+//! `VecCore`: N games stepped in one call, entirely in Rust (the engine of
+//! `ayo.vector.AyoVectorEnv`).
+//!
+//! Every rule is ayo-core's: each game is an `ayo_core::Game` (so repetition
+//! sees that game's own history), moves are checked and played by it, and the
+//! built-in opponents are `ayo_core::players` agents, one per game with its
+//! own seed. This module only batches: it validates the whole batch of
+//! actions first (a bad one raises and changes nothing), then releases the GIL
+//! and steps every game, on up to `num_threads` threads over contiguous chunks
+//! of games, writing into numpy arrays made once at construction (the same
+//! arrays every step: no copies). Each game's randomness (its opponent and
+//! its seat draws) comes from its own seeded stream, so a run is identical
+//! whatever the number of threads.
+
+use std::str::FromStr;
+use std::sync::{Mutex, MutexGuard};
+
+use ayo_core::players::{self, Agent, Budget, Kind, Level};
+use ayo_core::{Game, Move, Player, Position, Rules};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::errors::{self, AyoError};
+use crate::rules::PyRules;
+
+/// Features of one observation: 12 pits and 2 stores.
+const OBS: usize = 14;
+/// Actions per move.
+const ACTIONS: usize = 6;
+/// Fewest games a thread is given: smaller batches use fewer threads (a
+/// thread costs more to start than a few dozen games cost to step).
+const MIN_GAMES_PER_THREAD: usize = 32;
+
+/// What plays the seat the caller does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Opponent {
+    /// A computer player of `ayo_core::players` (random, greedy, a level, …).
+    Agent(Kind, Budget),
+    /// No opponent: the caller moves for whichever side is to move.
+    SelfPlay,
+}
+
+/// How the agent's seat is chosen at each reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SeatMode {
+    Fixed(Player),
+    Alternate,
+    Random,
+}
+
+/// Gymnasium's autoreset modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Autoreset {
+    NextStep,
+    SameStep,
+    Disabled,
+}
+
+/// The options shared by every game of a batch.
+#[derive(Clone, Copy, Debug)]
+struct Config {
+    rules: Rules,
+    opponent: Opponent,
+    seat: SeatMode,
+    absolute: bool,
+    seed_difference: bool,
+    /// `Some(reward)`: an illegal action ends the episode with this reward;
+    /// `None`: it raises `IllegalMoveError`.
+    penalty: Option<f64>,
+    /// Steps per episode before truncation (agent steps; plies in self-play).
+    max_steps: Option<u32>,
+    autoreset: Autoreset,
+}
+
+/// One game of the batch and its episode's bookkeeping.
+struct Slot {
+    game: Game,
+    /// The agent's seat (self-play: unused).
+    seat: Player,
+    /// Seat draws and the opponent's seed.
+    rng: Xoshiro256PlusPlus,
+    opponent: Option<Box<dyn Agent>>,
+    /// Steps taken in this episode.
+    steps: u32,
+    /// Episodes started since the last seeding (for the alternating seat).
+    episodes: u64,
+    /// The episode is over and awaits a reset.
+    done: bool,
+    /// The episode ended on a penalized illegal action.
+    penalized: bool,
+}
+
+/// The output rows of a run of games, split into chunks for the threads.
+struct Rows<'a> {
+    obs: &'a mut [f32],
+    obs_mask: &'a mut [i8],
+    mask: &'a mut [bool],
+    reward: &'a mut [f64],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    seat: &'a mut [i8],
+    final_obs: &'a mut [f32],
+    final_obs_mask: &'a mut [i8],
+    ended: &'a mut [bool],
+    game_over: &'a mut [bool],
+    scores: &'a mut [i16],
+    winner: &'a mut [i8],
+    illegal: &'a mut [i8],
+}
+
+impl<'a> Rows<'a> {
+    /// The first `n` games' rows and the rest.
+    fn split_at(self, n: usize) -> (Rows<'a>, Rows<'a>) {
+        let (obs, obs2) = self.obs.split_at_mut(n * OBS);
+        let (obs_mask, obs_mask2) = self.obs_mask.split_at_mut(n * ACTIONS);
+        let (mask, mask2) = self.mask.split_at_mut(n * ACTIONS);
+        let (reward, reward2) = self.reward.split_at_mut(n);
+        let (terminated, terminated2) = self.terminated.split_at_mut(n);
+        let (truncated, truncated2) = self.truncated.split_at_mut(n);
+        let (seat, seat2) = self.seat.split_at_mut(n);
+        let (final_obs, final_obs2) = self.final_obs.split_at_mut(n * OBS);
+        let (final_obs_mask, final_obs_mask2) = self.final_obs_mask.split_at_mut(n * ACTIONS);
+        let (ended, ended2) = self.ended.split_at_mut(n);
+        let (game_over, game_over2) = self.game_over.split_at_mut(n);
+        let (scores, scores2) = self.scores.split_at_mut(2 * n);
+        let (winner, winner2) = self.winner.split_at_mut(n);
+        let (illegal, illegal2) = self.illegal.split_at_mut(n);
+        (
+            Rows {
+                obs,
+                obs_mask,
+                mask,
+                reward,
+                terminated,
+                truncated,
+                seat,
+                final_obs,
+                final_obs_mask,
+                ended,
+                game_over,
+                scores,
+                winner,
+                illegal,
+            },
+            Rows {
+                obs: obs2,
+                obs_mask: obs_mask2,
+                mask: mask2,
+                reward: reward2,
+                terminated: terminated2,
+                truncated: truncated2,
+                seat: seat2,
+                final_obs: final_obs2,
+                final_obs_mask: final_obs_mask2,
+                ended: ended2,
+                game_over: game_over2,
+                scores: scores2,
+                winner: winner2,
+                illegal: illegal2,
+            },
+        )
+    }
+}
+
+/// Seeds of `player`'s view: their row, the other row, their store, the other store.
+fn write_view(pos: &Position, seat: Player, out: &mut [f32]) {
+    let board = pos.board();
+    let stores = pos.stores();
+    let (mine, theirs) = match seat {
+        Player::South => (0, 6),
+        Player::North => (6, 0),
+    };
+    for i in 0..6 {
+        out[i] = f32::from(board[mine + i]);
+        out[6 + i] = f32::from(board[theirs + i]);
+    }
+    out[12] = f32::from(stores[seat.index()]);
+    out[13] = f32::from(stores[seat.opponent().index()]);
+}
+
+impl Slot {
+    fn new(cfg: &Config, seed: u64) -> Slot {
+        let mut slot = Slot {
+            game: Game::new(cfg.rules),
+            seat: Player::South,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            opponent: None,
+            steps: 0,
+            episodes: 0,
+            done: true,
+            penalized: false,
+        };
+        slot.seed(cfg, seed);
+        slot
+    }
+
+    /// Restarts this game's random streams from `seed`.
+    fn seed(&mut self, cfg: &Config, seed: u64) {
+        self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        self.episodes = 0;
+        self.opponent = match cfg.opponent {
+            Opponent::Agent(kind, budget) => {
+                Some(players::new_player(kind, budget, self.rng.next_u64()))
+            }
+            Opponent::SelfPlay => None,
+        };
+    }
+
+    /// The seat whose view the observation shows and whose reward is given.
+    fn viewer(&self, cfg: &Config) -> Player {
+        match cfg.opponent {
+            Opponent::SelfPlay => self.game.position().to_move(),
+            Opponent::Agent(..) => self.seat,
+        }
+    }
+
+    /// Starts a new episode: a seat, a new game, the opponent's opening moves.
+    fn reset(&mut self, cfg: &Config, seat: Option<Player>) {
+        let seat = seat.unwrap_or(match cfg.seat {
+            SeatMode::Fixed(p) => p,
+            SeatMode::Alternate => {
+                if self.episodes % 2 == 0 {
+                    Player::South
+                } else {
+                    Player::North
+                }
+            }
+            SeatMode::Random => {
+                if self.rng.random_range(0..2u32) == 0 {
+                    Player::South
+                } else {
+                    Player::North
+                }
+            }
+        });
+        self.episodes += 1;
+        self.seat = seat;
+        self.game = Game::new(cfg.rules);
+        self.steps = 0;
+        self.done = false;
+        self.penalized = false;
+        self.opponent_turns();
+    }
+
+    /// The opponent moves until the agent is to move or the game is over.
+    fn opponent_turns(&mut self) {
+        let Some(agent) = self.opponent.as_mut() else {
+            return;
+        };
+        while self.game.outcome().is_none() && self.game.position().to_move() != self.seat {
+            let Some(mv) = agent.choose(&self.game) else {
+                break;
+            };
+            if self.game.play(mv).is_err() {
+                // A player only chooses legal moves; stop rather than loop.
+                break;
+            }
+        }
+    }
+
+    /// `seat`'s store minus the other's (final scores once the game is over).
+    fn margin(&self, seat: Player) -> i32 {
+        let scores = match self.game.outcome() {
+            Some(o) => o.scores,
+            None => self.game.position().stores().map(u16::from),
+        };
+        i32::from(scores[seat.index()]) - i32::from(scores[seat.opponent().index()])
+    }
+
+    /// Writes the observation and masks of this game as `viewer` sees it.
+    fn write_obs(
+        &self,
+        cfg: &Config,
+        obs: &mut [f32],
+        obs_mask: &mut [i8],
+        mask: Option<&mut [bool]>,
+    ) {
+        let pos = self.game.position();
+        let viewer = self.viewer(cfg);
+        if cfg.absolute {
+            write_view(pos, Player::South, obs);
+        } else {
+            write_view(pos, viewer, obs);
+        }
+        let legal = if self.penalized || pos.to_move() != viewer {
+            0
+        } else {
+            self.game.legal_action_mask()
+        };
+        for (a, m) in obs_mask.iter_mut().enumerate() {
+            *m = i8::from(legal & (1 << a) != 0);
+        }
+        if let Some(mask) = mask {
+            for (a, m) in mask.iter_mut().enumerate() {
+                *m = legal & (1 << a) != 0;
+            }
+        }
+    }
+
+    /// One step of this game with `action` (already validated), writing row `i` of `out`.
+    fn step(&mut self, cfg: &Config, action: i64, out: &mut Rows<'_>, i: usize) {
+        let obs = i * OBS..(i + 1) * OBS;
+        let acts = i * ACTIONS..(i + 1) * ACTIONS;
+        out.ended[i] = false;
+        out.game_over[i] = false;
+        out.illegal[i] = -1;
+        out.scores[2 * i] = 0;
+        out.scores[2 * i + 1] = 0;
+        out.winner[i] = 0;
+        if self.done {
+            // NEXT_STEP: the step after an episode's end resets that game.
+            self.reset(cfg, None);
+            out.reward[i] = 0.0;
+            out.terminated[i] = false;
+            out.truncated[i] = false;
+        } else {
+            let mover = self.viewer(cfg);
+            let mv = u8::try_from(action)
+                .ok()
+                .and_then(|a| self.game.position().move_for_action(a).ok())
+                .filter(|&mv| self.game.is_legal(mv));
+            let (reward, terminated) = match mv {
+                None => {
+                    out.illegal[i] = action as i8;
+                    self.penalized = true;
+                    (cfg.penalty.unwrap_or(0.0), true)
+                }
+                Some(mv) => self.play(cfg, mover, mv),
+            };
+            self.steps += 1;
+            let truncated = !terminated && cfg.max_steps.is_some_and(|m| self.steps >= m);
+            out.reward[i] = reward;
+            out.terminated[i] = terminated;
+            out.truncated[i] = truncated;
+            if let Some(o) = self.game.outcome() {
+                out.game_over[i] = true;
+                out.scores[2 * i] = o.scores[0] as i16;
+                out.scores[2 * i + 1] = o.scores[1] as i16;
+                out.winner[i] = o.winner.map_or(-1, |w| w.index() as i8);
+            }
+            if terminated || truncated {
+                out.ended[i] = true;
+                self.done = true;
+                if cfg.autoreset == Autoreset::SameStep {
+                    // The episode's last observation goes to `final_obs`
+                    // (as the viewer of that step saw it), then a new one starts.
+                    self.write_obs(
+                        cfg,
+                        &mut out.final_obs[obs.clone()],
+                        &mut out.final_obs_mask[acts.clone()],
+                        None,
+                    );
+                    self.reset(cfg, None);
+                }
+            }
+        }
+        out.seat[i] = self.viewer(cfg).index() as i8;
+        self.write_obs(
+            cfg,
+            &mut out.obs[obs],
+            &mut out.obs_mask[acts.clone()],
+            Some(&mut out.mask[acts]),
+        );
+    }
+
+    /// Plays the legal `mv` for `mover` (and the opponent's replies): the
+    /// reward for `mover` and whether the game is over.
+    fn play(&mut self, cfg: &Config, mover: Player, mv: Move) -> (f64, bool) {
+        let before = self.margin(mover);
+        if self.game.play(mv).is_err() {
+            // Validated legal before the step; nothing to do if not.
+            return (0.0, false);
+        }
+        self.opponent_turns();
+        let outcome = self.game.outcome();
+        let reward = if cfg.seed_difference {
+            f64::from(self.margin(mover) - before)
+        } else {
+            outcome.map_or(0.0, |o| f64::from(o.result_for(mover)))
+        };
+        (reward, outcome.is_some())
+    }
+}
+
+/// Steps `slots[k]` with `actions[k]` for every `k` (all rows of `out`).
+fn step_chunk(cfg: &Config, slots: &mut [Slot], actions: &[i64], mut out: Rows<'_>) -> usize {
+    let mut ended = 0;
+    for (i, (slot, &a)) in slots.iter_mut().zip(actions).enumerate() {
+        slot.step(cfg, a, &mut out, i);
+        ended += usize::from(out.ended[i]);
+    }
+    ended
+}
+
+/// How many threads to use for `n` games with at most `max` threads.
+fn threads_for(n: usize, max: usize) -> usize {
+    (n / MIN_GAMES_PER_THREAD).clamp(1, max.max(1))
+}
+
+/// Steps every game, on up to `threads` threads over contiguous chunks;
+/// the number of episodes that ended.
+fn step_all(
+    cfg: &Config,
+    slots: &mut [Slot],
+    actions: &[i64],
+    out: Rows<'_>,
+    threads: usize,
+) -> usize {
+    let n = slots.len();
+    let t = threads_for(n, threads);
+    if t <= 1 {
+        return step_chunk(cfg, slots, actions, out);
+    }
+    let per = n.div_ceil(t);
+    std::thread::scope(|s| {
+        let mut slots = slots;
+        let mut actions = actions;
+        let mut out = out;
+        let mut handles = Vec::with_capacity(t);
+        let mut ended = 0;
+        while !slots.is_empty() {
+            let k = per.min(slots.len());
+            let (these, rest) = slots.split_at_mut(k);
+            let (acts, rest_acts) = actions.split_at(k);
+            let (rows, rest_rows) = out.split_at(k);
+            slots = rest;
+            actions = rest_acts;
+            out = rest_rows;
+            if slots.is_empty() {
+                // The calling thread takes the last chunk.
+                ended += step_chunk(cfg, these, acts, rows);
+            } else {
+                handles.push(s.spawn(move || step_chunk(cfg, these, acts, rows)));
+            }
+        }
+        // A panicking chunk is re-raised here (pyo3 turns it into an exception).
+        ended
+            + handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .sum::<usize>()
+    })
+}
+
+/// Parses the `opponent` argument: `None` (self-play), "random", "greedy",
+/// a level (1..8, "max"), or an object with `kind` and `budget` attributes
+/// (an `ayo.Player`).
+fn opponent_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Opponent> {
+    let Some(obj) = obj else {
+        return Ok(Opponent::SelfPlay);
+    };
+    if obj.is_none() {
+        return Ok(Opponent::SelfPlay);
+    }
+    let bad = || {
+        AyoError::new_err(format!(
+            "opponent must be None (self-play), \"random\", \"greedy\", a level 1..8 or \"max\", \
+             or an ayo.Player, not {}",
+            obj.repr()
+                .map_or_else(|_| "?".to_owned(), |r| r.to_string())
+        ))
+    };
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad());
+    }
+    if let Ok(n) = obj.extract::<i64>() {
+        let level = u8::try_from(n)
+            .ok()
+            .filter(|n| (1..=8).contains(n))
+            .and_then(Level::new);
+        let (kind, budget) = level.ok_or_else(bad)?.spec();
+        return Ok(Opponent::Agent(kind, budget));
+    }
+    if let Ok(s) = obj.extract::<String>() {
+        if let Ok(kind) = Kind::from_str(&s) {
+            if matches!(kind, Kind::Random | Kind::Greedy) {
+                return Ok(Opponent::Agent(kind, Budget::Depth(1)));
+            }
+            return Err(bad());
+        }
+        let (kind, budget) = Level::from_str(&s).map_err(|_| bad())?.spec();
+        return Ok(Opponent::Agent(kind, budget));
+    }
+    if let (Ok(kind), Ok(budget)) = (obj.getattr("kind"), obj.getattr("budget")) {
+        let kind: String = kind.extract().map_err(|_| bad())?;
+        let budget: String = budget.extract().map_err(|_| bad())?;
+        let kind = Kind::from_str(&kind).map_err(AyoError::new_err)?;
+        let budget = Budget::from_str(&budget).map_err(AyoError::new_err)?;
+        if matches!(budget, Budget::Time(_)) {
+            return Err(AyoError::new_err(
+                "a batch opponent needs a depth or node budget (a time budget is not reproducible)",
+            ));
+        }
+        return Ok(Opponent::Agent(kind, budget));
+    }
+    Err(bad())
+}
+
+fn seat_from(obj: &Bound<'_, PyAny>) -> PyResult<SeatMode> {
+    let bad = || AyoError::new_err("agent_seat must be 0, 1, \"alternate\" or \"random\"");
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad());
+    }
+    if let Ok(n) = obj.extract::<i64>() {
+        return match n {
+            0 => Ok(SeatMode::Fixed(Player::South)),
+            1 => Ok(SeatMode::Fixed(Player::North)),
+            _ => Err(bad()),
+        };
+    }
+    match obj.extract::<String>().map_err(|_| bad())?.as_str() {
+        "alternate" => Ok(SeatMode::Alternate),
+        "random" => Ok(SeatMode::Random),
+        _ => Err(bad()),
+    }
+}
+
+/// A batch of `num_envs` Ayo games stepped together in Rust; the engine of
+/// `ayo.vector.AyoVectorEnv` (use that class: it adds Gymnasium's API).
+///
+/// The arrays (`obs`, `obs_mask`, `mask`, `reward`, `terminated`,
+/// `truncated`, `seat`, `final_obs`, `final_obs_mask`, `ended`, `game_over`,
+/// `scores`, `winner`, `illegal`) are made once and rewritten in place by
+/// every `reset` and `step`.
+#[pyclass(name = "VecCore", module = "ayo._ayo")]
+pub(crate) struct PyVecCore {
+    cfg: Config,
+    /// The games (a mutex only so that the class is `Sync`: every method
+    /// that changes them has `&mut self`, so it is never locked).
+    slots: Mutex<Vec<Slot>>,
+    n: usize,
+    threads: usize,
+    obs: Py<PyArray2<f32>>,
+    obs_mask: Py<PyArray2<i8>>,
+    mask: Py<PyArray2<bool>>,
+    reward: Py<PyArray1<f64>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    seat: Py<PyArray1<i8>>,
+    final_obs: Py<PyArray2<f32>>,
+    final_obs_mask: Py<PyArray2<i8>>,
+    ended: Py<PyArray1<bool>>,
+    game_over: Py<PyArray1<bool>>,
+    scores: Py<PyArray2<i16>>,
+    winner: Py<PyArray1<i8>>,
+    illegal: Py<PyArray1<i8>>,
+}
+
+/// Borrows every output array for writing and runs `f` on the rows.
+macro_rules! with_rows {
+    ($self:ident, $py:ident, |$rows:ident| $body:expr) => {{
+        let mut obs = $self.obs.bind($py).try_readwrite()?;
+        let mut obs_mask = $self.obs_mask.bind($py).try_readwrite()?;
+        let mut mask = $self.mask.bind($py).try_readwrite()?;
+        let mut reward = $self.reward.bind($py).try_readwrite()?;
+        let mut terminated = $self.terminated.bind($py).try_readwrite()?;
+        let mut truncated = $self.truncated.bind($py).try_readwrite()?;
+        let mut seat = $self.seat.bind($py).try_readwrite()?;
+        let mut final_obs = $self.final_obs.bind($py).try_readwrite()?;
+        let mut final_obs_mask = $self.final_obs_mask.bind($py).try_readwrite()?;
+        let mut ended = $self.ended.bind($py).try_readwrite()?;
+        let mut game_over = $self.game_over.bind($py).try_readwrite()?;
+        let mut scores = $self.scores.bind($py).try_readwrite()?;
+        let mut winner = $self.winner.bind($py).try_readwrite()?;
+        let mut illegal = $self.illegal.bind($py).try_readwrite()?;
+        let $rows = Rows {
+            obs: obs.as_slice_mut()?,
+            obs_mask: obs_mask.as_slice_mut()?,
+            mask: mask.as_slice_mut()?,
+            reward: reward.as_slice_mut()?,
+            terminated: terminated.as_slice_mut()?,
+            truncated: truncated.as_slice_mut()?,
+            seat: seat.as_slice_mut()?,
+            final_obs: final_obs.as_slice_mut()?,
+            final_obs_mask: final_obs_mask.as_slice_mut()?,
+            ended: ended.as_slice_mut()?,
+            game_over: game_over.as_slice_mut()?,
+            scores: scores.as_slice_mut()?,
+            winner: winner.as_slice_mut()?,
+            illegal: illegal.as_slice_mut()?,
+        };
+        $body
+    }};
+}
+
+/// The error of a batch whose games were left in an unknown state by a panic.
+fn poisoned() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err("the batch failed in an earlier call")
+}
+
+impl PyVecCore {
+    /// The games, for reading.
+    fn games(&self) -> PyResult<MutexGuard<'_, Vec<Slot>>> {
+        self.slots.lock().map_err(|_| poisoned())
+    }
+
+    /// Checks the whole batch before anything changes.
+    fn validate(cfg: &Config, py: Python<'_>, slots: &[Slot], actions: &[i64]) -> PyResult<()> {
+        if actions.len() != slots.len() {
+            return Err(AyoError::new_err(format!(
+                "expected {} actions (one per game), got {}",
+                slots.len(),
+                actions.len()
+            )));
+        }
+        for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
+            if slot.done {
+                if cfg.autoreset == Autoreset::Disabled {
+                    return Err(crate::vector::EpisodeOver::new_err(format!(
+                        "game {i}: its episode is over; reset it with reset(options={{\"reset_mask\": ...}})"
+                    )));
+                }
+                continue;
+            }
+            if !(0..ACTIONS as i64).contains(&a) {
+                return Err(errors::illegal_kind(
+                    py,
+                    "action_out_of_range",
+                    format!("game {i}: action {a} is outside 0..5"),
+                ));
+            }
+            if cfg.penalty.is_none() {
+                let pos = slot.game.position();
+                let mv = pos
+                    .move_for_action(a as u8)
+                    .map_err(|e| errors::illegal(py, e))?;
+                if !slot.game.is_legal(mv) {
+                    let (kind, why) = match pos.check_move(&cfg.rules, mv) {
+                        Err(e) => (e.kind(), e.to_string()),
+                        Ok(_) => ("game_over", format!("action {a} is not legal here")),
+                    };
+                    return Err(errors::illegal_kind(py, kind, format!("game {i}: {why}")));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+pyo3::create_exception!(
+    ayo._ayo,
+    EpisodeOver,
+    AyoError,
+    "A batched game was stepped after its episode ended with autoreset disabled."
+);
+
+#[pymethods]
+impl PyVecCore {
+    /// `num_envs` games of `rules`; see `ayo.vector.AyoVectorEnv` for the options.
+    #[new]
+    #[pyo3(signature = (
+        num_envs, rules, opponent, seeds, *, agent_seat = None, perspective = "mover",
+        reward = "win_loss", illegal_action = "raise", illegal_penalty = -1.0,
+        max_episode_steps = None, autoreset_mode = "NextStep", num_threads = 1
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        rules: &Bound<'_, PyAny>,
+        opponent: Option<&Bound<'_, PyAny>>,
+        seeds: Vec<u64>,
+        agent_seat: Option<&Bound<'_, PyAny>>,
+        perspective: &str,
+        reward: &str,
+        illegal_action: &str,
+        illegal_penalty: f64,
+        max_episode_steps: Option<i64>,
+        autoreset_mode: &str,
+        num_threads: usize,
+    ) -> PyResult<Self> {
+        let rules = PyRules::from_py(rules)?;
+        if num_envs == 0 {
+            return Err(AyoError::new_err("num_envs must be at least 1"));
+        }
+        if seeds.len() != num_envs {
+            return Err(AyoError::new_err(format!(
+                "expected {num_envs} seeds, got {}",
+                seeds.len()
+            )));
+        }
+        if num_threads == 0 {
+            return Err(AyoError::new_err("num_threads must be at least 1"));
+        }
+        let opponent = opponent_from(opponent)?;
+        let seat = match agent_seat {
+            None => SeatMode::Fixed(Player::South),
+            Some(s) => seat_from(s)?,
+        };
+        let absolute = match perspective {
+            "mover" => false,
+            "absolute" => true,
+            _ => {
+                return Err(AyoError::new_err(format!(
+                    "perspective must be \"mover\" or \"absolute\", not {perspective:?}"
+                )))
+            }
+        };
+        let seed_difference = match reward {
+            "win_loss" => false,
+            "seed_difference" => true,
+            _ => {
+                return Err(AyoError::new_err(format!(
+                    "reward must be \"win_loss\" or \"seed_difference\", not {reward:?}"
+                )))
+            }
+        };
+        let penalty = match illegal_action {
+            "raise" => None,
+            "penalize" if illegal_penalty.is_finite() => Some(illegal_penalty),
+            "penalize" => return Err(AyoError::new_err("illegal_penalty must be finite")),
+            _ => {
+                return Err(AyoError::new_err(format!(
+                    "illegal_action must be \"raise\" or \"penalize\", not {illegal_action:?}"
+                )))
+            }
+        };
+        let max_steps = max_episode_steps
+            .map(|m| {
+                u32::try_from(m).ok().filter(|&m| m >= 1).ok_or_else(|| {
+                    AyoError::new_err(format!(
+                        "max_episode_steps must be at least 1 or None, not {m}"
+                    ))
+                })
+            })
+            .transpose()?;
+        let autoreset = match autoreset_mode {
+            "NextStep" => Autoreset::NextStep,
+            "SameStep" => Autoreset::SameStep,
+            "Disabled" => Autoreset::Disabled,
+            _ => return Err(AyoError::new_err(format!(
+                "autoreset_mode must be \"NextStep\", \"SameStep\" or \"Disabled\", not {autoreset_mode:?}"
+            ))),
+        };
+        // An episode must start with the agent to move: the start and every
+        // position one opening move away must be ongoing games.
+        let start = Game::new(rules);
+        let opening_ends = start.outcome().is_some()
+            || start.children().iter().any(|&(mv, _)| {
+                let mut g = start.clone();
+                g.play(mv).is_err() || g.outcome().is_some()
+            });
+        if opening_ends {
+            return Err(AyoError::new_err(
+                "these rules can end the game before its second move; the batched environment \
+                 needs games that reach the agent's first turn",
+            ));
+        }
+        let cfg = Config {
+            rules,
+            opponent,
+            seat,
+            absolute,
+            seed_difference,
+            penalty,
+            max_steps,
+            autoreset,
+        };
+        let slots = Mutex::new(seeds.iter().map(|&s| Slot::new(&cfg, s)).collect());
+        let n = num_envs;
+        Ok(PyVecCore {
+            cfg,
+            slots,
+            n,
+            threads: num_threads,
+            obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
+            obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
+            mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
+            reward: PyArray1::zeros(py, n, false).unbind(),
+            terminated: PyArray1::zeros(py, n, false).unbind(),
+            truncated: PyArray1::zeros(py, n, false).unbind(),
+            seat: PyArray1::zeros(py, n, false).unbind(),
+            final_obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
+            final_obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
+            ended: PyArray1::zeros(py, n, false).unbind(),
+            game_over: PyArray1::zeros(py, n, false).unbind(),
+            scores: PyArray2::zeros(py, [n, 2], false).unbind(),
+            winner: PyArray1::zeros(py, n, false).unbind(),
+            illegal: PyArray1::zeros(py, n, false).unbind(),
+        })
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.n
+    }
+
+    /// Most threads a step uses.
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Whether the caller moves for both sides (no opponent).
+    #[getter]
+    fn self_play(&self) -> bool {
+        self.cfg.opponent == Opponent::SelfPlay
+    }
+
+    /// Starts new episodes in the games where `mask` is true (all when
+    /// None): `seeds[i]`, when not None, first restarts game `i`'s random
+    /// streams; `agent_seat` (0 or 1) overrides the seat for these episodes.
+    /// Writes `obs`, `obs_mask`, `mask` and `seat` for those games and clears
+    /// their `reward`, `terminated` and `truncated`.
+    #[pyo3(signature = (mask = None, seeds = None, agent_seat = None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        mask: Option<Vec<bool>>,
+        seeds: Option<Vec<Option<u64>>>,
+        agent_seat: Option<i64>,
+    ) -> PyResult<()> {
+        let n = self.n;
+        if mask.as_ref().is_some_and(|m| m.len() != n)
+            || seeds.as_ref().is_some_and(|s| s.len() != n)
+        {
+            return Err(AyoError::new_err(format!(
+                "reset_mask and seeds must have {n} entries"
+            )));
+        }
+        let seat = match agent_seat {
+            None => None,
+            Some(0) => Some(Player::South),
+            Some(1) => Some(Player::North),
+            Some(s) => {
+                return Err(AyoError::new_err(format!(
+                    "agent_seat must be 0 or 1, not {s}"
+                )))
+            }
+        };
+        let cfg = self.cfg;
+        let slots = self.slots.get_mut().map_err(|_| poisoned())?;
+        with_rows!(self, py, |rows| {
+            for (i, slot) in slots.iter_mut().enumerate() {
+                if mask.as_ref().is_some_and(|m| !m[i]) {
+                    continue;
+                }
+                if let Some(Some(s)) = seeds.as_ref().map(|s| s[i]) {
+                    slot.seed(&cfg, s);
+                }
+                slot.reset(&cfg, seat);
+                rows.reward[i] = 0.0;
+                rows.terminated[i] = false;
+                rows.truncated[i] = false;
+                rows.ended[i] = false;
+                rows.game_over[i] = false;
+                rows.illegal[i] = -1;
+                rows.seat[i] = slot.viewer(&cfg).index() as i8;
+                let (o, a) = (i * OBS..(i + 1) * OBS, i * ACTIONS..(i + 1) * ACTIONS);
+                slot.write_obs(
+                    &cfg,
+                    &mut rows.obs[o],
+                    &mut rows.obs_mask[a.clone()],
+                    Some(&mut rows.mask[a]),
+                );
+            }
+            Ok(())
+        })
+    }
+
+    /// One step of every game: `actions[i]` (0..5, relative to the mover) for
+    /// game `i`. Checks the whole batch first (an action outside 0..5 or, with
+    /// `illegal_action="raise"`, an illegal one raises and nothing changes),
+    /// then steps every game with the GIL released. Returns the number of
+    /// episodes that ended (terminated or truncated).
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: numpy::PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<usize> {
+        let actions = actions.as_slice()?;
+        let cfg = self.cfg;
+        let threads = self.threads;
+        let slots = self.slots.get_mut().map_err(|_| poisoned())?;
+        Self::validate(&cfg, py, slots, actions)?;
+        with_rows!(self, py, |rows| {
+            Ok(py.detach(|| step_all(&cfg, slots, actions, rows, threads)))
+        })
+    }
+
+    /// The game records (start position and moves) of every game, for inspection.
+    fn records(&self) -> PyResult<Vec<String>> {
+        Ok(self.games()?.iter().map(|s| s.game.record()).collect())
+    }
+
+    /// Whether each game's episode is over and awaits a reset.
+    fn done(&self) -> PyResult<Vec<bool>> {
+        Ok(self.games()?.iter().map(|s| s.done).collect())
+    }
+
+    /// Observations (N, 14) float32.
+    #[getter]
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.obs.bind(py).clone()
+    }
+    /// Action masks as int8 (N, 6), as in the observation dict.
+    #[getter]
+    fn obs_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        self.obs_mask.bind(py).clone()
+    }
+    /// Action masks as bool (N, 6).
+    #[getter]
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
+        self.mask.bind(py).clone()
+    }
+    /// Rewards (N,) float64.
+    #[getter]
+    fn reward<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.reward.bind(py).clone()
+    }
+    /// Terminated flags (N,).
+    #[getter]
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.terminated.bind(py).clone()
+    }
+    /// Truncated flags (N,).
+    #[getter]
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.truncated.bind(py).clone()
+    }
+    /// The seat whose view each observation is (N,) int8: the agent's seat,
+    /// or in self-play the player to move.
+    #[getter]
+    fn seat<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.seat.bind(py).clone()
+    }
+    /// SAME_STEP autoreset: the last observation of episodes that ended this step.
+    #[getter]
+    fn final_obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.final_obs.bind(py).clone()
+    }
+    /// SAME_STEP autoreset: the last action mask (int8) of episodes that ended this step.
+    #[getter]
+    fn final_obs_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        self.final_obs_mask.bind(py).clone()
+    }
+    /// Whether an episode ended (terminated or truncated) this step.
+    #[getter]
+    fn ended<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.ended.bind(py).clone()
+    }
+    /// Whether a game ended by the rules this step (`scores` and `winner` are set).
+    #[getter]
+    fn game_over<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.game_over.bind(py).clone()
+    }
+    /// Final scores (South, North) of games that ended by the rules this step (N, 2) int16.
+    #[getter]
+    fn scores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i16>> {
+        self.scores.bind(py).clone()
+    }
+    /// Winner (0, 1, or -1 for a draw) of games that ended by the rules this step.
+    #[getter]
+    fn winner<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.winner.bind(py).clone()
+    }
+    /// The illegal action penalized this step, -1 where none.
+    #[getter]
+    fn illegal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.illegal.bind(py).clone()
+    }
+}
+
+/// Registers `VecCore` and `EpisodeOverError` in the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVecCore>()?;
+    m.add("VecEpisodeOverError", m.py().get_type::<EpisodeOver>())?;
+    Ok(())
+}
