@@ -7,7 +7,7 @@ use ayo_core::{
 use numpy::PyArray1;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyType};
 use pyo3::IntoPyObjectExt;
 use rand::SeedableRng;
 
@@ -99,8 +99,16 @@ impl PyOutcome {
     fn __str__(&self) -> String {
         self.inner.to_string()
     }
-    fn __getnewargs__(&self) -> (Option<usize>, &'static str, (u16, u16)) {
-        (self.winner(), self.reason(), self.scores())
+    /// Pickle (every protocol): `Outcome(winner, reason, scores)`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, PyType>,
+        (Option<usize>, &'static str, (u16, u16)),
+    ) {
+        let o = slf.get();
+        (slf.get_type(), (o.winner(), o.reason(), o.scores()))
     }
 }
 
@@ -639,6 +647,12 @@ impl PyGame {
     fn __setstate__(&mut self, py: Python<'_>, state: (String, Option<u32>)) -> PyResult<()> {
         self.inner = PyGame::from_state(py, &state.0, state.1)?;
         Ok(())
+    }
+
+    /// Pickle (every protocol): `Game()` then `__setstate__`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (), (String, Option<u32>)) {
+        (slf.get_type(), (), slf.borrow().state())
     }
 
     fn __repr__(&self) -> String {

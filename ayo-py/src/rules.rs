@@ -2,7 +2,7 @@
 
 use ayo_core::{Player, Preset, RuleParams, Rules, PARAM_NAMES};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyString, PyType};
 use pyo3::IntoPyObjectExt;
 
 use crate::errors::{self, RulesError};
@@ -293,18 +293,9 @@ impl PyRules {
         Ok(out)
     }
 
-    /// Pickle and copy: `Rules(preset, **differences)`.
-    fn __getnewargs_ex__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
-        let (preset, diffs) = self.base();
-        let p = self.inner.params();
-        let kwargs = PyDict::new(py);
-        for n in diffs {
-            kwargs.set_item(n, param_value(py, &p, n)?)?;
-        }
-        Ok((PyTuple::new(py, [preset.name()])?, kwargs))
+    /// Pickle (every protocol): `Rules(record form)`, e.g. `Rules("oware[target=none]")`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
+        (slf.get_type(), (slf.get().__str__(),))
     }
 
     fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {

@@ -27,9 +27,13 @@ def mid_game(rules: str = "ayoayo", plies: int = 9, seed: int = 1) -> ayo.Game:
     return game
 
 
+def pickler(protocol: int) -> Callable[[Any], Any]:
+    """A pickle round trip with `protocol`."""
+    return lambda obj: pickle.loads(pickle.dumps(obj, protocol=protocol))
+
+
 COPIERS: dict[str, Callable[[Any], Any]] = {
-    "pickle": lambda g: pickle.loads(pickle.dumps(g)),
-    "pickle-protocol-2": lambda g: pickle.loads(pickle.dumps(g, protocol=2)),
+    **{f"pickle-protocol-{p}": pickler(p) for p in range(pickle.HIGHEST_PROTOCOL + 1)},
     "copy": copy.copy,
     "deepcopy": copy.deepcopy,
     "method": lambda g: g.copy(),
@@ -225,9 +229,12 @@ def test_rules_params_round_trip(preset: str) -> None:
         assert getattr(rules, name) == value
     assert repr(rules) == f"Rules({preset!r})"
     assert str(rules) == preset
-    for how in (pickle.dumps, copy.copy, copy.deepcopy):
-        other = pickle.loads(how(rules)) if how is pickle.dumps else how(rules)
-        assert other == rules
+    for how in (copy.copy, copy.deepcopy):
+        assert how(rules) == rules
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(rules, protocol=protocol)) == rules
+        odd = rules.replace(target=None, seeds_per_pit=6)
+        assert pickle.loads(pickle.dumps(odd, protocol=protocol)) == odd
 
 
 def test_rules_keywords_take_python_values() -> None:
@@ -291,7 +298,8 @@ def test_outcome_value() -> None:
     assert outcome == ayo.Outcome(0, "target", (25, 3))
     assert outcome != ayo.Outcome(None, "move_limit", (24, 24))
     assert ayo.Outcome(None, "move_limit", (24, 24)).result_for(1) == 0
-    assert pickle.loads(pickle.dumps(outcome)) == outcome
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(outcome, protocol=protocol)) == outcome
     assert hash(outcome) == hash(copy.deepcopy(outcome))
 
 
