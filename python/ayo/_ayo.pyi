@@ -20,6 +20,8 @@ __all__ = [
     "Rules",
     "RulesError",
     "SetupError",
+    "VecCore",
+    "VecEpisodeOverError",
     "__version__",
     "perft",
 ]
@@ -264,3 +266,75 @@ class Player:
     def choose(self, game: Game) -> int: ...
     def analyze(self, game: Game) -> Analysis: ...
     def __call__(self, game: Game) -> int: ...
+
+# --- Batched environments (ayo-py/src/vector.rs; used by ayo.vector) ---------
+
+class VecEpisodeOverError(AyoError):
+    """A batched game was stepped after its episode ended with autoreset disabled."""
+
+@final
+class VecCore:
+    """N Ayo games stepped together in Rust: the engine of ``ayo.vector.AyoVectorEnv``.
+
+    Every array below is made once and rewritten in place by ``reset`` and ``step``.
+    """
+
+    def __new__(
+        cls,
+        num_envs: int,
+        rules: Rules | str,
+        opponent: object,
+        seeds: list[int],
+        *,
+        agent_seat: int | str | None = None,
+        perspective: str = "mover",
+        reward: str = "win_loss",
+        illegal_action: str = "raise",
+        illegal_penalty: float = ...,
+        max_episode_steps: int | None = None,
+        autoreset_mode: str = "NextStep",
+        num_threads: int = 1,
+    ) -> VecCore: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_threads(self) -> int: ...
+    @property
+    def self_play(self) -> bool: ...
+    def reset(
+        self,
+        mask: list[bool] | None = None,
+        seeds: list[int | None] | None = None,
+        agent_seat: int | None = None,
+    ) -> None: ...
+    def step(self, actions: npt.NDArray[np.int64]) -> int: ...
+    def records(self) -> list[str]: ...
+    def done(self) -> list[bool]: ...
+    @property
+    def obs(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def obs_mask(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def mask(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def reward(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def terminated(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def truncated(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def seat(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def final_obs(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def final_obs_mask(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def ended(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def game_over(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def scores(self) -> npt.NDArray[np.int16]: ...
+    @property
+    def winner(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def illegal(self) -> npt.NDArray[np.int8]: ...
