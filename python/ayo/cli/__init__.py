@@ -22,7 +22,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ayo import Rules
+from ayo import Game, Rules
 
 __all__ = ["build_parser", "main"]
 
@@ -199,7 +199,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         return play_game(
             rules=rules,
-            rules_name=args.rules or "ayo",
+            rules_name=Game(rules).position_record().split(" ", 1)[0],
             level=level,
             first=args.first,
             seed=args.seed,
