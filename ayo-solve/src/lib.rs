@@ -1,1 +1,131 @@
-//! Endgame databases and exact solving of relay-sowing Ayo games.
+//! # ayo-solve
+//!
+//! Endgame databases and exact solving of relay-sowing Ayo games
+//! (the `ayoayo` preset and every rule set without a move limit or a
+//! repetition rule, such as its documented variants).
+//!
+//! * [`index`] ranks every board of `n` seeds perfectly (no hashing).
+//! * [`Database`] holds one byte per board for every layer `0..=max`, built
+//!   layer by layer on every core ([`Database::build`]), stored in versioned,
+//!   checksummed files ([`db`]), checked against the successors
+//!   ([`Database::verify`]).
+//! * [`Solver`] searches positions with more seeds (MTD(f) with a
+//!   transposition table) down to the databases.
+//!
+//! ## Values
+//! The value of a position is the number of the seeds now on the board that
+//! the player to move will still capture, minus the number the opponent will,
+//! with best play by both to the end of the game (the target is ignored: play
+//! goes on to the end, which never changes who wins — see `docs/solving.md`).
+//! Successors always come from [`ayo_core::Position::children`]. Play that
+//! would never end is scored by the convention documented in [`build`].
+//!
+//! ```
+//! use ayo_core::{Position, Rules, Setup, Player};
+//! use ayo_solve::{Database, Solver};
+//!
+//! let rules = Rules::preset("ayoayo")?;
+//! let db = Database::build(&rules, 6, None, true)?.0;
+//! // South to move: pit 5 holds one seed, North's pit 6 (facing pit 5) two:
+//! // sowing pit 4's seed into empty pit 5 captures pit 6 and the capturing seed.
+//! let mut setup = Setup::start(&rules);
+//! setup.board = [0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0];
+//! setup.stores = [23, 22];
+//! let pos = Position::from_setup_unchecked(&setup);
+//! let mut solver = Solver::new(db);
+//! let value = solver.value(&pos).unwrap();
+//! assert!((-3..=3).contains(&value));
+//! let (mv, v) = solver.best_move(&pos).unwrap();
+//! assert_eq!(v, value);
+//! assert!(pos.is_legal(&rules, mv));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use ayo_core::{Player, Position, Repetition, RuleParams, Rules, Setup, StuckSeeds, PITS};
+
+pub mod build;
+pub mod db;
+pub mod index;
+pub mod search;
+
+pub use build::{Database, LayerReport, VerifyReport};
+pub use db::{DbError, Layer};
+pub use search::{SearchStats, Solver};
+
+/// The rules a database is built for: `rules` with the target removed.
+/// Refuses rules with a move limit or a repetition rule (their values depend
+/// on counters or history, not on the board alone).
+///
+/// ```
+/// use ayo_core::Rules;
+/// let r = ayo_solve::solve_rules(&Rules::preset("ayoayo").unwrap()).unwrap();
+/// assert_eq!(r.target(), None);
+/// assert!(ayo_solve::solve_rules(&Rules::preset("oware").unwrap()).is_err());
+/// ```
+pub fn solve_rules(rules: &Rules) -> Result<Rules, DbError> {
+    if rules.move_limit().is_some() {
+        return Err(DbError::UnsupportedRules {
+            why: "a move limit makes values depend on the no-capture counter".into(),
+        });
+    }
+    if rules.repetition() != Repetition::Off {
+        return Err(DbError::UnsupportedRules {
+            why: "a repetition rule makes values depend on the game's history".into(),
+        });
+    }
+    let params = RuleParams {
+        target: None,
+        ..rules.params()
+    };
+    Rules::new(params).map_err(|e| DbError::UnsupportedRules { why: e.to_string() })
+}
+
+/// The position with `board`, empty stores and South to move.
+#[inline]
+pub fn south_position(board: &[u8; PITS]) -> Position {
+    Position::from_setup_unchecked(&Setup {
+        board: *board,
+        stores: [0, 0],
+        to_move: Player::South,
+        no_capture: 0,
+        ply: 0,
+    })
+}
+
+/// Seeds on a board.
+#[inline]
+pub fn seeds(board: &[u8; PITS]) -> usize {
+    board.iter().map(|&s| usize::from(s)).sum()
+}
+
+/// The mover's row minus the opponent's row, South to move: the score of
+/// the cycle convention ("each player takes the seeds on their own side").
+#[inline]
+pub fn own_side_split(board: &[u8; PITS]) -> i32 {
+    let south: i32 = board[..6].iter().map(|&s| i32::from(s)).sum();
+    let north: i32 = board[6..].iter().map(|&s| i32::from(s)).sum();
+    south - north
+}
+
+/// The value for the player to move (South) when they have no legal move.
+#[inline]
+pub fn stuck_value(rules: &Rules, board: &[u8; PITS]) -> i32 {
+    match rules.stuck_seeds() {
+        StuckSeeds::ToOpponent => -(seeds(board) as i32),
+        StuckSeeds::OwnSide => own_side_split(board),
+    }
+}
+
+/// A child of a South-to-move position with empty stores, seen from the
+/// child's mover: what South gained minus what North gained by the move, and
+/// the child's board turned so that its mover sits South.
+#[inline]
+pub fn child_view(child: &Position) -> (i32, [u8; PITS]) {
+    let st = child.stores();
+    let gain = i32::from(st[0]) - i32::from(st[1]);
+    let b = child.board();
+    let mut nb = [0u8; PITS];
+    nb[..6].copy_from_slice(&b[6..]);
+    nb[6..].copy_from_slice(&b[..6]);
+    (gain, nb)
+}

@@ -1,0 +1,246 @@
+//! `ayo-solve`: build, verify and query the endgame databases, and solve the opening.
+//!
+//! ```text
+//! ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
+//! ayo-solve verify  --rules RULES [--max-seeds N] [--dir PATH] [--quiet]
+//! ayo-solve value   "<position record>" [--dir PATH] [--budget NODES]
+//! ayo-solve opening --rules RULES [--dir PATH] [--budget NODES]
+//! ```
+//! `RULES` is a rules record (`ayoayo`, `ayoayo[stuck_seeds=own_side]`, …);
+//! `--dir` defaults to `target/ayo-db`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use ayo_core::{record, Position, Rules};
+use ayo_solve::build::report_line;
+use ayo_solve::{Database, Solver};
+
+struct Args {
+    command: String,
+    positional: Vec<String>,
+    rules: Option<String>,
+    max_seeds: Option<usize>,
+    dir: PathBuf,
+    quiet: bool,
+    threads: Option<usize>,
+    budget: Option<u64>,
+}
+
+const USAGE: &str = "usage:
+  ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
+  ayo-solve verify  --rules RULES [--max-seeds N] [--dir PATH] [--quiet]
+  ayo-solve value   \"<position record>\" [--dir PATH] [--budget NODES]
+  ayo-solve opening --rules RULES [--dir PATH] [--budget NODES]";
+
+fn parse_args() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let command = it.next().ok_or("missing command")?;
+    let mut a = Args {
+        command,
+        positional: Vec::new(),
+        rules: None,
+        max_seeds: None,
+        dir: PathBuf::from("target/ayo-db"),
+        quiet: false,
+        threads: None,
+        budget: None,
+    };
+    while let Some(arg) = it.next() {
+        let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--rules" => a.rules = Some(val("--rules")?),
+            "--max-seeds" => {
+                a.max_seeds = Some(
+                    val("--max-seeds")?
+                        .parse()
+                        .map_err(|e| format!("--max-seeds: {e}"))?,
+                )
+            }
+            "--dir" => a.dir = PathBuf::from(val("--dir")?),
+            "--quiet" | "-q" => a.quiet = true,
+            "--threads" => {
+                a.threads = Some(
+                    val("--threads")?
+                        .parse()
+                        .map_err(|e| format!("--threads: {e}"))?,
+                )
+            }
+            "--budget" => {
+                a.budget = Some(
+                    val("--budget")?
+                        .parse()
+                        .map_err(|e| format!("--budget: {e}"))?,
+                )
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
+            _ => a.positional.push(arg),
+        }
+    }
+    Ok(a)
+}
+
+fn rules_of(a: &Args) -> Result<Rules, String> {
+    let text = a.rules.as_deref().unwrap_or("ayoayo");
+    record::parse_rules(text).map_err(|e| e.to_string())
+}
+
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn run(a: Args) -> Result<(), String> {
+    if let Some(t) = a.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    let t0 = Instant::now();
+    match a.command.as_str() {
+        "build" => {
+            let rules = rules_of(&a)?;
+            let n = a.max_seeds.ok_or("build needs --max-seeds")?;
+            let (db, reports) =
+                Database::build(&rules, n, Some(&a.dir), a.quiet).map_err(|e| e.to_string())?;
+            for r in &reports {
+                println!("{}", report_line(r));
+            }
+            let total: u64 = reports.iter().map(|r| r.positions).sum();
+            println!(
+                "built {} layers 0..={} of {} ({} positions) in {:.1} s on {} threads; peak memory {:.0} MiB; files in {}",
+                reports.len(),
+                db.max_seeds(),
+                db.key(),
+                total,
+                t0.elapsed().as_secs_f64(),
+                rayon::current_num_threads(),
+                peak_rss_mib().unwrap_or(f64::NAN),
+                a.dir.display()
+            );
+        }
+        "verify" => {
+            let rules = rules_of(&a)?;
+            let db = match a.max_seeds {
+                Some(n) => Database::open(&rules, n, &a.dir),
+                None => Database::open_all(&rules, &a.dir),
+            }
+            .map_err(|e| e.to_string())?;
+            let rep = db.verify(a.quiet);
+            println!(
+                "verified layers 0..={} of {}: {} positions, {} exact, {} cycle-scored, {} failed ({:.1} s)",
+                db.max_seeds(),
+                db.key(),
+                rep.checked,
+                rep.exact,
+                rep.cycle_scored,
+                rep.failed,
+                t0.elapsed().as_secs_f64()
+            );
+            for (n, r, stored, expected) in &rep.failures {
+                println!("  layer {n} rank {r}: stored {stored}, expected {expected}");
+            }
+            if !rep.ok() {
+                return Err("verification failed".into());
+            }
+        }
+        "value" => {
+            let text = a
+                .positional
+                .first()
+                .ok_or("value needs a position record")?;
+            let (rules, pos) = record::parse_position(text).map_err(|e| e.to_string())?;
+            let db = Database::open_all(&rules, &a.dir).map_err(|e| e.to_string())?;
+            let mut solver = Solver::new(db);
+            solver.set_budget(a.budget);
+            let moves = solver.move_values(&pos).ok_or("node budget exhausted")?;
+            let value = moves.iter().map(|m| m.1).max();
+            let value = match value {
+                Some(v) => v,
+                None => solver.value(&pos).ok_or("node budget exhausted")?,
+            };
+            let st = solver.stats();
+            println!(
+                "value {value} (for {} to move: future captures minus the opponent's)",
+                pos.to_move()
+            );
+            for (mv, v) in &moves {
+                println!("  move {}: {v}", mv.relative_pit());
+            }
+            println!(
+                "nodes {} db reads {} tt entries {} repetitions {} in {:.3} s",
+                st.nodes,
+                st.db_reads,
+                solver.table_len(),
+                st.repetitions,
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        "opening" => {
+            let rules = rules_of(&a)?;
+            let db = Database::open_all(&rules, &a.dir).map_err(|e| e.to_string())?;
+            println!(
+                "databases: {} layers 0..={} loaded in {:.1} s",
+                db.key(),
+                db.max_seeds(),
+                t0.elapsed().as_secs_f64()
+            );
+            let mut solver = Solver::new(db);
+            solver.set_budget(a.budget);
+            let start = Position::start(&rules);
+            let mut best = i32::MIN;
+            for (mv, _) in start.children(solver.database().rules()) {
+                let t = Instant::now();
+                solver.reset_stats();
+                let after = start.play(&rules, mv).map_err(|e| e.to_string())?;
+                let gain = i32::from(after.store(start.to_move()))
+                    - i32::from(after.store(after.to_move()));
+                let v = gain - solver.value(&after).ok_or("node budget exhausted")?;
+                best = best.max(v);
+                let st = solver.stats();
+                println!(
+                    "move {}: value {v:+} (captures {gain}, then {} seeds); nodes {} db reads {} tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
+                    mv.relative_pit(),
+                    after.board_seeds(),
+                    st.nodes,
+                    st.db_reads,
+                    st.tt_hits,
+                    st.repetitions,
+                    st.tainted,
+                    st.probes,
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            println!(
+                "start position of {}: value {best:+} for South; table {} entries; total {:.1} s; peak memory {:.0} MiB",
+                rules,
+                solver.table_len(),
+                t0.elapsed().as_secs_f64(),
+                peak_rss_mib().unwrap_or(f64::NAN)
+            );
+        }
+        other => return Err(format!("unknown command {other}\n{USAGE}")),
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("ayo-solve: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ayo-solve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

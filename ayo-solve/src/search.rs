@@ -1,0 +1,295 @@
+//! Exact search above the databases: MTD(f) over an alpha-beta search with a
+//! transposition table, reading the databases wherever a move brings the
+//! board down to a held layer.
+//!
+//! Play that comes back to a board already on the current search path (a
+//! cycle without capture above the databases) is scored by the same
+//! convention as in the databases: each player takes the seeds on their own
+//! side, here at the repeated board, as the repetition rule would. Such
+//! scores depend on the path, so the search counts them
+//! ([`SearchStats::repetitions`]) and never stores a result that one of them
+//! took part in (the graph-history interaction); a result found with none is
+//! exact whatever endless play is worth. Boards whose database value does not
+//! depend on endless play get the same value from the search: the side that
+//! can force it by play that ends never has to repeat.
+
+use std::collections::HashMap;
+
+use ayo_core::{Move, Position, PITS};
+
+use crate::{child_view, own_side_split, seeds, south_position, stuck_value, Database};
+
+/// Counters of a [`Solver`]'s work since it was made (or [`Solver::reset_stats`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Boards expanded (move generation run) above the databases.
+    pub nodes: u64,
+    /// Values read from the databases.
+    pub db_reads: u64,
+    /// Transposition-table cutoffs.
+    pub tt_hits: u64,
+    /// Boards scored by the repetition convention on the search path.
+    pub repetitions: u64,
+    /// Results not stored because a repetition on the path scored part of them.
+    pub tainted: u64,
+    /// Null-window searches run by MTD(f).
+    pub probes: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    lo: i8,
+    hi: i8,
+    best: u8,
+}
+
+/// Ran out of node budget.
+struct OutOfBudget;
+
+/// Exact values and best moves from the databases plus search.
+#[derive(Debug)]
+pub struct Solver {
+    db: Database,
+    tt: HashMap<u128, Entry>,
+    stats: SearchStats,
+    budget: Option<u64>,
+    path: Vec<u128>,
+    tainted: bool,
+}
+
+fn key(board: &[u8; PITS]) -> u128 {
+    let mut k = 0u128;
+    for (i, &b) in board.iter().enumerate() {
+        k |= u128::from(b) << (8 * i);
+    }
+    k
+}
+
+impl Solver {
+    /// A solver over `db`, with no node budget.
+    pub fn new(db: Database) -> Solver {
+        Solver {
+            db,
+            tt: HashMap::new(),
+            stats: SearchStats::default(),
+            budget: None,
+            path: Vec::new(),
+            tainted: false,
+        }
+    }
+
+    /// Limits each call to `nodes` expanded boards (`None`: no limit); a call
+    /// that would need more answers `None`.
+    pub fn set_budget(&mut self, nodes: Option<u64>) {
+        self.budget = nodes;
+    }
+
+    /// The databases.
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
+    /// The work done so far.
+    pub fn stats(&self) -> &SearchStats {
+        &self.stats
+    }
+
+    /// Clears the counters (the transposition table is kept).
+    pub fn reset_stats(&mut self) {
+        self.stats = SearchStats::default();
+    }
+
+    /// Entries in the transposition table.
+    pub fn table_len(&self) -> usize {
+        self.tt.len()
+    }
+
+    /// The exact value of `pos` for the player to move: the seeds now on the
+    /// board that they will still capture minus those the opponent will, with
+    /// best play to the end. `None` if the node budget ran out.
+    pub fn value(&mut self, pos: &Position) -> Option<i32> {
+        let board = pos.normalized().board();
+        self.board_value(&board)
+    }
+
+    /// [`Solver::value`] of `board` with South to move.
+    pub fn board_value(&mut self, board: &[u8; PITS]) -> Option<i32> {
+        if let Some(v) = self.db.board_value(board) {
+            self.stats.db_reads += 1;
+            return Some(v);
+        }
+        let start = self.stats.nodes;
+        let n = seeds(board) as i32;
+        let (mut lo, mut hi) = (-n, n);
+        let mut g = self
+            .tt
+            .get(&key(board))
+            .map_or(0, |e| i32::from(e.lo).max(-n));
+        while lo < hi {
+            let beta = if g == lo { g + 1 } else { g };
+            self.stats.probes += 1;
+            self.path.clear();
+            self.tainted = false;
+            g = match self.search(board, beta - 1, beta, start) {
+                Ok(v) => v,
+                Err(OutOfBudget) => return None,
+            };
+            if g < beta {
+                hi = g;
+            } else {
+                lo = g;
+            }
+        }
+        Some(g)
+    }
+
+    /// The best move of `pos` and its exact value (`None` if there is no
+    /// legal move or the node budget ran out). Ties go to the lowest pit.
+    pub fn best_move(&mut self, pos: &Position) -> Option<(Move, i32)> {
+        let norm = pos.normalized();
+        let rules = *self.db.rules();
+        let mut best: Option<(u8, i32)> = None;
+        for (mv, child) in norm.children(&rules) {
+            let (gain, nb) = child_view(&south_child(&norm, &child));
+            let v = gain - self.board_value(&nb)?;
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((mv.action(), v));
+            }
+        }
+        let (action, v) = best?;
+        Some((pos.move_for_action(action).ok()?, v))
+    }
+
+    /// Exact values of every legal move of `pos` (mover-relative action, value).
+    pub fn move_values(&mut self, pos: &Position) -> Option<Vec<(Move, i32)>> {
+        let norm = pos.normalized();
+        let rules = *self.db.rules();
+        let mut out = Vec::new();
+        for (mv, child) in norm.children(&rules) {
+            let (gain, nb) = child_view(&south_child(&norm, &child));
+            let v = gain - self.board_value(&nb)?;
+            out.push((pos.move_for_action(mv.action()).ok()?, v));
+        }
+        Some(out)
+    }
+
+    fn search(
+        &mut self,
+        board: &[u8; PITS],
+        mut alpha: i32,
+        mut beta: i32,
+        start: u64,
+    ) -> Result<i32, OutOfBudget> {
+        if let Some(v) = self.db.board_value(board) {
+            self.stats.db_reads += 1;
+            return Ok(v);
+        }
+        let k = key(board);
+        if self.path.contains(&k) {
+            self.stats.repetitions += 1;
+            self.tainted = true;
+            return Ok(own_side_split(board));
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut first = None;
+        if let Some(e) = self.tt.get(&k) {
+            let (lo, hi) = (i32::from(e.lo), i32::from(e.hi));
+            if lo >= beta || hi <= alpha || lo == hi {
+                self.stats.tt_hits += 1;
+                return Ok(if lo >= beta { lo } else { hi });
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            first = Some(e.best);
+        }
+        self.stats.nodes += 1;
+        if let Some(b) = self.budget {
+            if self.stats.nodes - start > b {
+                return Err(OutOfBudget);
+            }
+        }
+        let rules = *self.db.rules();
+        let children = south_position(board).children(&rules);
+        if children.is_empty() {
+            let v = stuck_value(&rules, board);
+            self.tt.insert(
+                k,
+                Entry {
+                    lo: v as i8,
+                    hi: v as i8,
+                    best: u8::MAX,
+                },
+            );
+            return Ok(v);
+        }
+        // Order: the table's best move, then larger gains first.
+        let mut order: Vec<(i32, u8, i32, [u8; PITS])> = children
+            .iter()
+            .map(|(mv, c)| {
+                let (gain, nb) = child_view(c);
+                let pri = if Some(mv.action()) == first {
+                    1000
+                } else {
+                    gain
+                };
+                (pri, mv.action(), gain, nb)
+            })
+            .collect();
+        order.sort_by(|a, b| b.0.cmp(&a.0));
+        self.path.push(k);
+        // Whether a repetition on the path scored part of this subtree: such
+        // a result depends on the path, so it is not stored.
+        let outer_taint = std::mem::replace(&mut self.tainted, false);
+        let mut best = i32::MIN;
+        let mut best_mv = u8::MAX;
+        for (_, action, gain, nb) in order {
+            let v = match self.search(&nb, gain - beta, gain - alpha, start) {
+                Ok(cv) => gain - cv,
+                Err(e) => {
+                    self.path.pop();
+                    return Err(e);
+                }
+            };
+            if v > best {
+                best = v;
+                best_mv = action;
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.path.pop();
+        let tainted = self.tainted;
+        self.tainted |= outer_taint;
+        if tainted {
+            self.stats.tainted += 1;
+            return Ok(best);
+        }
+        let n = seeds(board) as i32;
+        let e = self.tt.entry(k).or_insert(Entry {
+            lo: -n as i8,
+            hi: n as i8,
+            best: best_mv,
+        });
+        if best <= alpha0 {
+            e.hi = e.hi.min(best as i8);
+        } else if best >= beta0 {
+            e.lo = e.lo.max(best as i8);
+        } else {
+            e.lo = best as i8;
+            e.hi = best as i8;
+        }
+        e.best = best_mv;
+        Ok(best)
+    }
+}
+
+/// `child` as reached from the South-to-move `norm`, with the stores reset so
+/// that [`child_view`] reads the gain of this move alone.
+fn south_child(norm: &Position, child: &Position) -> Position {
+    let mut s = child.to_setup();
+    let before = norm.stores();
+    s.stores = [s.stores[0] - before[0], s.stores[1] - before[1]];
+    Position::from_setup_unchecked(&s)
+}

@@ -1,0 +1,138 @@
+//! Layer files: written, reused, and refused with a typed error when they do not match.
+
+use std::path::PathBuf;
+
+use ayo_core::Rules;
+use ayo_solve::build::layer_path;
+use ayo_solve::db::{DbError, Layer};
+use ayo_solve::Database;
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ayo-solve-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn ayoayo() -> Rules {
+    Rules::preset("ayoayo").unwrap()
+}
+
+#[test]
+fn built_files_are_reused_and_equal() {
+    let dir = tmp_dir("reuse");
+    let (db, reports) = Database::build(&ayoayo(), 6, Some(&dir), true).unwrap();
+    assert!(reports.iter().all(|r| !r.reused));
+    let (again, reports) = Database::build(&ayoayo(), 7, Some(&dir), true).unwrap();
+    assert!(reports[..7].iter().all(|r| r.reused));
+    assert!(!reports[7].reused);
+    for n in 0..=6 {
+        assert_eq!(db.layers()[n], again.layers()[n]);
+    }
+    let opened = Database::open(&ayoayo(), 7, &dir).unwrap();
+    assert_eq!(opened.layers(), again.layers());
+    assert_eq!(Database::open_all(&ayoayo(), &dir).unwrap().max_seeds(), 7);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn damaged(name: &str, edit: impl Fn(&mut Vec<u8>)) -> DbError {
+    let dir = tmp_dir(name);
+    let db = Database::build(&ayoayo(), 5, Some(&dir), true).unwrap().0;
+    let path = layer_path(&dir, db.key(), 5);
+    let mut bytes = std::fs::read(&path).unwrap();
+    edit(&mut bytes);
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Layer::load(&path, db.key(), 5).unwrap_err();
+    // The build refuses it too, rather than overwriting or reading it.
+    let build_err = Database::build(&ayoayo(), 5, Some(&dir), true).unwrap_err();
+    assert_eq!(build_err.to_string(), err.to_string());
+    std::fs::remove_dir_all(&dir).unwrap();
+    err
+}
+
+#[test]
+fn a_flipped_value_is_refused() {
+    let e = damaged("value", |b| {
+        let last = b.len() - 1;
+        b[last] ^= 0x01;
+    });
+    assert!(matches!(e, DbError::DataChecksum { .. }), "{e}");
+    assert!(e.to_string().contains("damaged"));
+}
+
+#[test]
+fn a_damaged_header_is_refused() {
+    // Byte 20 is inside the rules record.
+    let e = damaged("header", |b| b[20] ^= 0x20);
+    assert!(matches!(e, DbError::HeaderChecksum { .. }), "{e}");
+}
+
+#[test]
+fn a_truncated_file_is_refused() {
+    let e = damaged("short", |b| b.truncate(b.len() - 3));
+    assert!(
+        matches!(e, DbError::Length { found, expected, .. } if found + 3 == expected),
+        "{e}"
+    );
+    let e = damaged("header-cut", |b| b.truncate(10));
+    assert!(matches!(e, DbError::TruncatedHeader { .. }), "{e}");
+}
+
+#[test]
+fn bad_magic_and_version_are_refused() {
+    let e = damaged("magic", |b| b[0] = b'X');
+    assert!(matches!(e, DbError::BadMagic { .. }), "{e}");
+    let e = damaged("version", |b| b[8] = 9);
+    assert!(
+        matches!(
+            e,
+            DbError::Version {
+                found: 9,
+                expected: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn other_rules_and_layers_are_refused() {
+    let dir = tmp_dir("mismatch");
+    let db = Database::build(&ayoayo(), 4, Some(&dir), true).unwrap().0;
+    // Opening the file of ayoayo as if it were another rule set's.
+    let own_side: Rules = "ayoayo[stuck_seeds=own_side]".parse().unwrap();
+    let other_key = ayo_solve::solve_rules(&own_side).unwrap().to_string();
+    let e = Layer::load(&layer_path(&dir, db.key(), 4), &other_key, 4).unwrap_err();
+    assert!(
+        matches!(&e, DbError::RulesMismatch { found, expected, .. } if found == "ayoayo[target=none]" && expected == &other_key),
+        "{e}"
+    );
+    // A layer file put in the place of another layer.
+    std::fs::copy(layer_path(&dir, db.key(), 3), layer_path(&dir, db.key(), 4)).unwrap();
+    let e = Database::open(&ayoayo(), 4, &dir).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            DbError::LayerMismatch {
+                found: 3,
+                expected: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A missing layer.
+    std::fs::remove_file(layer_path(&dir, db.key(), 2)).unwrap();
+    let e = Database::open(&ayoayo(), 4, &dir).unwrap_err();
+    assert!(matches!(e, DbError::Missing { n: 2, .. }), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rules_with_counters_are_refused() {
+    for name in ["ayo", "olopon", "oware"] {
+        let e = Database::build(&Rules::preset(name).unwrap(), 2, None, true).unwrap_err();
+        assert!(matches!(e, DbError::UnsupportedRules { .. }), "{name}: {e}");
+    }
+}
