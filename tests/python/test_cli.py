@@ -160,6 +160,11 @@ def test_analyze_prints_the_players_analysis(tmp_path: Path) -> None:
     listed = re.findall(r"^ {2}(\d): +(\S.*?) \((\w+)\)", proc.stdout, re.M)
     assert [int(n) - 1 for n, _, _ in listed] == game.legal_moves()
     assert [(t, b) for _, t, b in listed] == [(m.text, m.bound) for m in a.moves]
+    deep = run(["analyze", record, "--level", "alphabeta:depth=8"], tmp_path)
+    b = Player.from_kind("alphabeta", depth=8).analyze(game)
+    assert b.best is not None
+    assert f"Best move: {b.best + 1} (North), value {b.text}" in deep.stdout
+    assert "depth 8," in deep.stdout
 
 
 def test_replay_prints_every_move_and_the_end(tmp_path: Path) -> None:

@@ -115,7 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "position", help='a position record, e.g. "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"'
     )
-    p.add_argument("--level", default="max", help="the analysing level (default max)")
+    p.add_argument(
+        "--level",
+        default="max",
+        help="the analysing level, or a player such as alphabeta:depth=12 (default max)",
+    )
     p.add_argument("--no-color", action="store_true", help="plain text, no colours")
 
     p = sub.add_parser("replay", help="print a game record move by move")
@@ -152,9 +156,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         board = Scoreboard.load()
         return commands.scores(board, out)
     if cmd == "analyze":
-        from ayo.ai import Player
-
-        return commands.analyze(args.position, Player(level_name(args.level)), style, out)
+        player = commands.player_spec(args.level, 0)
+        return commands.analyze(args.position, player, style, out)
     if cmd == "replay":
         keys = open_keys() if args.step else None
         try:

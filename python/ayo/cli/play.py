@@ -260,6 +260,7 @@ class Session:
 
     def _hint(self) -> None:
         player = self.hint_player or Player(HINT_LEVEL)
+        self.screen.say("Looking for a hint…")
         a = player.analyze(self.game)
         if a.best is None:
             self.message = ["No hint: there is no move to play."]
