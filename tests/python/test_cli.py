@@ -404,3 +404,12 @@ def test_sowing_captions_name_every_pit_by_its_owner() -> None:
     for caption in captions:
         # Every pit number follows an owner: no bare absolute index is left.
         assert not re.search(r"(?<!your )(?<!Computer's )pits? \d", caption), caption
+
+
+def test_the_personal_best_is_shown_during_a_game(tmp_path: Path) -> None:
+    board = Scoreboard.load(tmp_path / "data" / "scores.json")
+    board.record_game("5", "oware", (31, 17), human=0)
+    assert board.save() is None
+    proc = run(["play", "--level", "1", "--seed", "1"], tmp_path, "q\n")
+    assert "personal best: 31" in proc.stdout
+    assert proc.stderr == ""

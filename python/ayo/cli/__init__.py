@@ -61,11 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
+    from ayo.ai import Player
+
     p = sub.add_parser(
         "play",
         help="play against the computer",
         description="Play against the computer. Keys: 1-6 sow your pits, arrows and Enter "
         "choose and sow, u undo, h hint, q quit. Without a terminal, type one command a line.",
+        epilog="levels: " + "; ".join(Player.describe_level(x) for x in Player.levels()),
     )
     _add_rules_args(p)
     p.add_argument("--level", default=_DEFAULT_LEVEL, help="computer level 1-8 or max (default 4)")

@@ -162,6 +162,7 @@ class Session:
     message: list[str] = field(default_factory=list)
     movers: list[int] = field(default_factory=list)
     rules_name: str = "ayo"
+    personal_best: int | None = None
 
     @property
     def names(self) -> tuple[str, str]:
@@ -171,8 +172,10 @@ class Session:
     def header(self) -> list[str]:
         """The title line."""
         st = self.screen.style
+        best = "none yet" if self.personal_best is None else str(self.personal_best)
         return [
-            f"{st.bold}Ayo{st.reset} · rules {self.rules_name} · computer level {self.level}",
+            f"{st.bold}Ayo{st.reset} · rules {self.rules_name} · computer level {self.level}"
+            f" · personal best: {best}",
             "",
         ]
 
@@ -365,6 +368,7 @@ def play_game(
         delay=delay,
         hint_player=Player(HINT_LEVEL, seed=seed),
         rules_name=rules_name,
+        personal_best=scoreboard.best(),
     )
     outcome = session.run()
     if outcome is None:
