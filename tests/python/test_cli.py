@@ -22,6 +22,7 @@ from ayo.ai import Player
 from ayo.cli import main
 from ayo.cli.commands import _Pair, elo_table
 from ayo.cli.common import describe_outcome, make_rules, pit_words
+from ayo.cli.keys import _tokens
 from ayo.cli.play import HINT_LEVEL, caption_words
 from ayo.cli.scoreboard import Scoreboard
 from ayo.display import frames
@@ -413,3 +414,10 @@ def test_the_personal_best_is_shown_during_a_game(tmp_path: Path) -> None:
     proc = run(["play", "--level", "1", "--seed", "1"], tmp_path, "q\n")
     assert "personal best: 31" in proc.stdout
     assert proc.stderr == ""
+
+
+def test_key_tokens_of_a_terminal_read() -> None:
+    assert _tokens("1\x1b[C\x1b[D\r u?q") == ["1", "right", "left", "enter", "enter", "u", "h", "q"]
+    assert _tokens("\x1b") == ["other:Esc"]
+    assert _tokens("\x1b[15~x") == ["other:\\x1b[15~", "other:x"]
+    assert _tokens("\x04") == ["eof"]

@@ -144,7 +144,8 @@ def _tokens(text: str) -> list[str]:
                 while j < len(text) and not (text[j].isalpha() or text[j] == "~"):
                     j += 1
                 j += 1
-            out.append("other:" + repr(text[i:j])[1:-1])
+            seq = text[i:j]
+            out.append("other:" + ("Esc" if seq == "\x1b" else repr(seq)[1:-1]))
             i = j
             continue
         if ch in "\r\n":
