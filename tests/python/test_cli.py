@@ -421,3 +421,12 @@ def test_key_tokens_of_a_terminal_read() -> None:
     assert _tokens("\x1b") == ["other:Esc"]
     assert _tokens("\x1b[15~x") == ["other:\\x1b[15~", "other:x"]
     assert _tokens("\x04") == ["eof"]
+
+
+def test_analyze_an_ended_position_gives_the_result(capsys: pytest.CaptureFixture[str]) -> None:
+    record = "oware 0,0,0,0,0,0/0,0,0,0,0,1 24-23 s 0 10"
+    game = Game(position=record)
+    assert game.outcome is not None
+    status, out, _ = cli(["analyze", record, "--no-color"], capsys)
+    assert status == 0
+    assert "The game is over. " + describe_outcome(game.outcome, game.rules, stuck=0) in out

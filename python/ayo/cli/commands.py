@@ -184,7 +184,7 @@ def _print_board(out: TextIO, game: Game, style: Style, last: int | None = None)
 def _analysis_lines(game: Game, a: Analysis, player: Player) -> list[str]:
     mover = SEAT_NAMES[game.to_move]
     if a.best is None:
-        return [f"The game is over: {a.text} for {mover}."]
+        return [f"No move to analyse: {a.text} for {mover}."]
     pv = " ".join(str(x + 1) for x in a.pv)
     lines = [
         f"Analysis by {'level ' if player.level else ''}{player.name}: "
@@ -203,6 +203,10 @@ def analyze(text: str, player: Player, style: Style, out: TextIO) -> int:
     """``ayo analyze``: best move, value, PV and the value of each move."""
     game = _game_from_position(text)
     _print_board(out, game, style)
+    if game.outcome is not None:
+        out.write(f"{game.position_record()}\n\nThe game is over. ")
+        out.write(describe_outcome(game.outcome, game.rules, stuck=game.to_move) + "\n")
+        return 0
     out.write(f"{SEAT_NAMES[game.to_move]} to move · {game.position_record()}\n\n")
     out.write("\n".join(_analysis_lines(game, player.analyze(game), player)) + "\n")
     return 0
