@@ -12,9 +12,9 @@ import pytest
 import ayo
 
 
-def python_progress_during(work: Callable[[], object]) -> tuple[float, float]:
-    """Runs `work` in a thread; returns its duration and the longest time the
-    main thread's Python loop went without running while the call was on."""
+def main_thread_stamps_during(work: Callable[[], object]) -> tuple[float, float, list[float]]:
+    """Runs `work` in a thread; returns when the call started and ended and the
+    times at which the main thread's Python loop ran meanwhile (about every ms)."""
     window: list[float] = []
 
     def worker() -> None:
@@ -30,7 +30,21 @@ def python_progress_during(work: Callable[[], object]) -> tuple[float, float]:
         time.sleep(0.001)
     thread.join()
     start, end = window
-    times = [start, *(t for t in stamps if start < t < end), end]
+    return start, end, [t for t in stamps if start < t < end]
+
+
+def python_progress_during(work: Callable[[], object]) -> tuple[float, int]:
+    """The duration of `work` (run in a thread) and how many times the main
+    thread's Python loop ran while it was on."""
+    start, end, inside = main_thread_stamps_during(work)
+    return end - start, len(inside)
+
+
+def longest_stall_during(work: Callable[[], object]) -> tuple[float, float]:
+    """The duration of `work` (run in a thread) and the longest time the main
+    thread's Python loop went without running while it was on."""
+    start, end, inside = main_thread_stamps_during(work)
+    times = [start, *inside, end]
     return end - start, max(b - a for a, b in itertools.pairwise(times))
 
 
@@ -55,7 +69,7 @@ def test_batch_calls_release_the_gil(which: str) -> None:
         work = sized(lambda d: lambda: ayo.perft("ayo", d), 4, lambda d: d + 1)
     else:
         work = sized(lambda n: lambda: game.random_playouts(n, seed=1), 500, lambda n: 2 * n)
-    duration, longest_stall = python_progress_during(work)
+    duration, longest_stall = longest_stall_during(work)
     # With the GIL held the main loop could not run during the Rust call (a
     # stall of nearly the whole duration); released, it wakes about every
     # millisecond (less often on a loaded machine, but far from that).
