@@ -291,6 +291,8 @@ def test_scoreboard_of_the_wrong_shape_is_set_aside_before_a_game(tmp_path: Path
     assert "set aside" in proc.stderr
     assert (data / "scores.json.bad").exists()
     assert json.loads((data / "scores.json").read_text())["played"] == {"1": 1}
+    scores = run(["scores"], tmp_path)
+    assert re.search(r"^\s+1\s+1\s+[01]\s", scores.stdout, re.M), scores.stdout
 
 
 def test_unreadable_scoreboard_is_not_a_crash(tmp_path: Path) -> None:
@@ -318,12 +320,6 @@ def test_scoreboard_keeps_wins_and_the_personal_best(tmp_path: Path) -> None:
     table = "\n".join(again.table())
     assert "Personal best: 30" in table
     assert re.search(r"^\s+3\s+2\s+1\s+30\s", table, re.M)
-
-
-def test_scores_command_shows_a_played_game(tmp_path: Path) -> None:
-    run(["play", "--level", "1", "--seed", "3"], tmp_path, stdin=scripted_moves(600))
-    proc = run(["scores"], tmp_path)
-    assert re.search(r"^\s+1\s+1\s+[01]\s", proc.stdout, re.M), proc.stdout
 
 
 def test_data_dir_follows_xdg_when_no_override(tmp_path: Path) -> None:
