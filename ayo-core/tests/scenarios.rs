@@ -59,6 +59,22 @@ fn play(r: &Rules, p: &Position, rel: u8) -> Position {
     next
 }
 
+/// Plays `rel` from a new position and checks the board and stores after it.
+fn case(
+    r: &Rules,
+    board: [u8; 12],
+    stores: [u8; 2],
+    to_move: Player,
+    rel: u8,
+    after: [u8; 12],
+    after_stores: [u8; 2],
+) -> (Position, Position) {
+    let p = pos(r, board, stores, to_move);
+    let q = play(r, &p, rel);
+    assert_eq!((q.board(), q.stores()), (after, after_stores));
+    (p, q)
+}
+
 fn illegal(r: &Rules, p: &Position, rel: u8) -> IllegalMove {
     let mv = p.move_for_relative_pit(rel).unwrap();
     p.play(r, mv).unwrap_err().reason
@@ -297,18 +313,28 @@ fn relay_lap_skips_only_its_own_pit() {
     // Lap 3: pit 2 (11) -> 3..11, 0, 1: [2,1,0,2,2,2 | 3,2,2,2,2,2]; pit 1 was empty:
     //        South's row, facing pit 10 holds 2: take 2 + the capturing seed.
     let r = Rules::preset("ayoayo").unwrap();
-    let p = pos(&r, [1, 11, 9, 0, 0, 0, 1, 0, 0, 0, 0, 0], [13, 13], S);
-    let q = play(&r, &p, 1);
-    assert_eq!(q.board(), [2, 0, 0, 2, 2, 2, 3, 2, 2, 2, 0, 2]);
-    assert_eq!(q.stores(), [16, 13]);
+    let (p, _) = case(
+        &r,
+        [1, 11, 9, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+        [13, 13],
+        S,
+        1,
+        [2, 0, 0, 2, 2, 2, 3, 2, 2, 2, 0, 2],
+        [16, 13],
+    );
     assert_eq!(lap_info(&r, &p, 1), (3, 1, LapEnd::EmptyPit));
     // skip_origin = false: lap 2's 12th seed falls in pit 1 itself (empty -> 1): South's
     // row, facing pit 10 holds 1: take 1 + 1. Board after lap 2 [1,1,10,1,1,1|2,1,1,1,1,1].
     let r = rules("ayoayo", &[("skip_origin", "false")]);
-    let p = pos(&r, [1, 11, 9, 0, 0, 0, 1, 0, 0, 0, 0, 0], [13, 13], S);
-    let q = play(&r, &p, 1);
-    assert_eq!(q.board(), [1, 0, 10, 1, 1, 1, 2, 1, 1, 1, 0, 1]);
-    assert_eq!(q.stores(), [15, 13]);
+    let (p, _) = case(
+        &r,
+        [1, 11, 9, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+        [13, 13],
+        S,
+        1,
+        [1, 0, 10, 1, 1, 1, 2, 1, 1, 1, 0, 1],
+        [15, 13],
+    );
     assert_eq!(lap_info(&r, &p, 1), (2, 1, LapEnd::EmptyPit));
 }
 
@@ -371,10 +397,15 @@ fn capture_across_takes_facing_pit_and_capturing_seed() {
 #[test]
 fn capture_across_leaving_the_capturing_seed() {
     let r = rules("ayoayo", &[("capturing_seed_taken", "false")]);
-    let p = pos(&r, [0, 0, 1, 0, 0, 0, 3, 4, 5, 2, 1, 1], [15, 16], S);
-    let q = play(&r, &p, 3);
-    assert_eq!(q.board(), [0, 0, 0, 1, 0, 0, 3, 4, 0, 2, 1, 1]);
-    assert_eq!(q.stores(), [20, 16]);
+    case(
+        &r,
+        [0, 0, 1, 0, 0, 0, 3, 4, 5, 2, 1, 1],
+        [15, 16],
+        S,
+        3,
+        [0, 0, 0, 1, 0, 0, 3, 4, 0, 2, 1, 1],
+        [20, 16],
+    );
 }
 
 #[test]
@@ -387,10 +418,15 @@ fn capture_across_needs_a_nonempty_facing_pit_in_the_movers_row() {
     assert_eq!((q.stores(), q.no_capture()), ([15, 16], 1));
     // Pit 4 (2) -> 5, 6: the last seed lands in an empty pit of North's row (facing pit 5
     // holds 1): not the mover's row, no capture.
-    let p = pos(&r, [0, 0, 0, 0, 2, 0, 0, 4, 5, 2, 1, 1], [15, 18], S);
-    let q = play(&r, &p, 5);
-    assert_eq!(q.board(), [0, 0, 0, 0, 0, 1, 1, 4, 5, 2, 1, 1]);
-    assert_eq!(q.stores(), [15, 18]);
+    let (p, _) = case(
+        &r,
+        [0, 0, 0, 0, 2, 0, 0, 4, 5, 2, 1, 1],
+        [15, 18],
+        S,
+        5,
+        [0, 0, 0, 0, 0, 1, 1, 4, 5, 2, 1, 1],
+        [15, 18],
+    );
     assert_eq!(lap_info(&r, &p, 5), (1, 6, LapEnd::EmptyPit));
 }
 
@@ -440,20 +476,30 @@ fn two_three_chain_stops_at_a_pit_not_holding_two_or_three() {
     // Pit 4 (5) -> 5..9: 6: 1->2, 7: 3->4, 8: 2->3, 9: 1->2. Take 9 (2), 8 (3); pit 7 holds
     // 4: stop (pit 6's 2 stays).
     let r = Rules::preset("oware").unwrap();
-    let p = pos(&r, [5, 5, 5, 0, 5, 2, 1, 3, 2, 1, 5, 0], [7, 7], S);
-    let q = play(&r, &p, 5);
-    assert_eq!(q.board(), [5, 5, 5, 0, 0, 3, 2, 4, 0, 0, 5, 0]);
-    assert_eq!(q.stores(), [12, 7]);
+    case(
+        &r,
+        [5, 5, 5, 0, 5, 2, 1, 3, 2, 1, 5, 0],
+        [7, 7],
+        S,
+        5,
+        [5, 5, 5, 0, 0, 3, 2, 4, 0, 0, 5, 0],
+        [12, 7],
+    );
 }
 
 #[test]
 fn two_three_needs_the_last_seed_in_the_opponents_row() {
     let r = Rules::preset("oware").unwrap();
     // Pit 0 (2) -> 1, 2: pit 2 becomes 3 in South's own row: nothing.
-    let p = pos(&r, [2, 0, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4], [5, 3], S);
-    let q = play(&r, &p, 1);
-    assert_eq!(q.board(), [0, 1, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4]);
-    assert_eq!(q.stores(), [5, 3]);
+    case(
+        &r,
+        [2, 0, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4],
+        [5, 3],
+        S,
+        1,
+        [0, 1, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4],
+        [5, 3],
+    );
     // Pit 5 (4) -> 6..9: pit 9 becomes 4 (not 2 or 3), pit 8 would be 2: no capture at all.
     let p = pos(&r, [2, 0, 2, 4, 4, 4, 0, 0, 1, 3, 4, 4], [10, 10], S);
     let q = play(&r, &p, 6);
@@ -467,17 +513,27 @@ fn two_three_with_relay_the_rules_card_alternative() {
     // row: relay. Lap 2: pit 2 (2) -> 3, 4: pit 4 3->4: relay. Lap 3: pit 4 (4) -> 5, 6, 7, 8:
     // 6: 1->2, 7: 0->1, 8: 1->2, last in North's row holding 2: take 8; pit 7 holds 1: stop.
     let r = rules("ayoayo", &[("capture", "two_three")]);
-    let p = pos(&r, [2, 0, 1, 0, 3, 0, 1, 0, 1, 0, 0, 0], [20, 20], S);
-    let q = play(&r, &p, 1);
-    assert_eq!(q.board(), [0, 1, 0, 1, 0, 1, 2, 1, 0, 0, 0, 0]);
-    assert_eq!(q.stores(), [22, 20]);
+    let (p, _) = case(
+        &r,
+        [2, 0, 1, 0, 3, 0, 1, 0, 1, 0, 0, 0],
+        [20, 20],
+        S,
+        1,
+        [0, 1, 0, 1, 0, 1, 2, 1, 0, 0, 0, 0],
+        [22, 20],
+    );
     assert_eq!(lap_info(&r, &p, 1), (3, 8, LapEnd::TwoThree));
     // Pit 8 holding 3 becomes 4: not 2 or 3, occupied: relay 4 -> 9, 10, 11, 0; pit 0 was
     // emptied by the first lift: holds 1, move ends (no capture across under two_three).
-    let p = pos(&r, [2, 0, 1, 0, 3, 0, 1, 0, 3, 0, 0, 0], [19, 19], S);
-    let q = play(&r, &p, 1);
-    assert_eq!(q.board(), [1, 1, 0, 1, 0, 1, 2, 1, 0, 1, 1, 1]);
-    assert_eq!(q.stores(), [19, 19]);
+    let (p, _) = case(
+        &r,
+        [2, 0, 1, 0, 3, 0, 1, 0, 3, 0, 0, 0],
+        [19, 19],
+        S,
+        1,
+        [1, 1, 0, 1, 0, 1, 2, 1, 0, 1, 1, 1],
+        [19, 19],
+    );
     assert_eq!(lap_info(&r, &p, 1), (4, 0, LapEnd::EmptyPit));
 }
 
@@ -509,10 +565,15 @@ fn collect_four_to_pit_owner() {
     // The same move, fours_to = pit_owner: the 4 made mid-lap in pit 6 goes to North (the
     // row's owner); the 4 made by the last seed goes to the mover.
     let r = rules("ayo", &[("fours_to", "pit_owner")]);
-    let p = pos(&r, [0, 0, 0, 0, 0, 4, 3, 4, 1, 3, 2, 2], [15, 14], S);
-    let q = play(&r, &p, 6);
-    assert_eq!(q.board(), [0, 0, 0, 0, 0, 0, 0, 5, 2, 0, 2, 2]);
-    assert_eq!(q.stores(), [19, 18]);
+    let (p, _) = case(
+        &r,
+        [0, 0, 0, 0, 0, 4, 3, 4, 1, 3, 2, 2],
+        [15, 14],
+        S,
+        6,
+        [0, 0, 0, 0, 0, 0, 0, 5, 2, 0, 2, 2],
+        [19, 18],
+    );
     let (t, _) = trace(&r, &p, p.move_for_relative_pit(6).unwrap()).unwrap();
     assert!(t.events.contains(&Event::Collect { pit: 6, to: N }));
     assert!(t.events.contains(&Event::Collect { pit: 9, to: S }));
@@ -527,10 +588,15 @@ fn collect_four_mid_lap_then_relays_on() {
     // Lap 4: pit 9 (2) -> 10: 2, 11: 2: relay. Lap 5: pit 11 (2) -> 0: 1, 1: 1 (emptied by
     // the first lift): empty pit, move ends.
     let r = Rules::preset("ayo").unwrap();
-    let p = pos(&r, [0, 3, 3, 1, 2, 0, 1, 1, 1, 1, 1, 1], [17, 16], S);
-    let q = play(&r, &p, 2);
-    assert_eq!(q.board(), [1, 1, 0, 2, 0, 1, 2, 0, 2, 0, 2, 0]);
-    assert_eq!(q.stores(), [21, 16]);
+    let (p, _) = case(
+        &r,
+        [0, 3, 3, 1, 2, 0, 1, 1, 1, 1, 1, 1],
+        [17, 16],
+        S,
+        2,
+        [1, 1, 0, 2, 0, 1, 2, 0, 2, 0, 2, 0],
+        [21, 16],
+    );
     assert_eq!(lap_info(&r, &p, 2), (5, 1, LapEnd::EmptyPit));
     // The same with fours_to = pit_owner: pit 2 is South's, so South still gets the 4.
     let r = rules("ayo", &[("fours_to", "pit_owner")]);
@@ -544,10 +610,15 @@ fn collect_four_a_pit_of_four_becomes_five_and_relays() {
     // 2: 0->1, 3: 3->4 collected (South +4), 4: 0->1, 5: 0->1, 6: 1->2: relay 2 -> 7, 8:
     // 8: 0->1, empty: end.
     let r = Rules::preset("ayo").unwrap();
-    let p = pos(&r, [1, 4, 0, 3, 0, 0, 1, 0, 0, 2, 2, 2], [17, 16], S);
-    let q = play(&r, &p, 1);
-    assert_eq!(q.board(), [0, 0, 1, 0, 1, 1, 0, 1, 1, 2, 2, 2]);
-    assert_eq!(q.stores(), [21, 16]);
+    let (p, _) = case(
+        &r,
+        [1, 4, 0, 3, 0, 0, 1, 0, 0, 2, 2, 2],
+        [17, 16],
+        S,
+        1,
+        [0, 0, 1, 0, 1, 1, 0, 1, 1, 2, 2, 2],
+        [21, 16],
+    );
     assert_eq!(lap_info(&r, &p, 1), (3, 8, LapEnd::EmptyPit));
 }
 
@@ -689,10 +760,15 @@ fn grand_slam_two_three_allowed() {
     // Same move with grand_slam = allowed: South takes 5 (17); North is stuck, own_side:
     // South adds its row (20): 37-11.
     let r = rules("oware", &[("grand_slam", "allowed")]);
-    let p = pos(&r, [5, 5, 5, 5, 0, 2, 1, 2, 0, 0, 0, 0], [12, 11], S);
-    let q = play(&r, &p, 6);
-    assert_eq!(q.board(), [5, 5, 5, 5, 0, 0, 0, 0, 0, 0, 0, 0]);
-    assert_eq!(q.stores(), [17, 11]);
+    let (_, q) = case(
+        &r,
+        [5, 5, 5, 5, 0, 2, 1, 2, 0, 0, 0, 0],
+        [12, 11],
+        S,
+        6,
+        [5, 5, 5, 5, 0, 0, 0, 0, 0, 0, 0, 0],
+        [17, 11],
+    );
     assert_eq!(
         q.outcome(&r),
         outcome(Some(S), EndReason::NoLegalMove, [37, 11])
