@@ -8,7 +8,7 @@ use ayo_core::record::{parse_game, parse_position, position_to_text, rules_to_te
 use ayo_core::trace::{sow_seed_by_seed, trace, Event, LapEnd};
 use ayo_core::{
     Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, IllegalMove, Outcome, Player, Position,
-    Preset, Repetition, RuleParams, Rules, RulesError, Setup, SetupError, StuckSeeds,
+    Preset, Repetition, RuleParams, Rules, RulesError, Setup, SetupError, Status, StuckSeeds,
 };
 
 const S: Player = Player::South;
@@ -1089,6 +1089,52 @@ fn draw_24_24() {
     );
     assert_eq!(o.result_for(S), 0);
     assert_eq!(o.result_for(N), 0);
+}
+
+#[test]
+fn ply_cap_is_a_truncation_not_an_end() {
+    // Oware: a cap of 2 moves; after South 3 and North 1 the game is truncated, not over.
+    let mut g = Game::new(Rules::preset("oware").unwrap());
+    g.set_ply_cap(Some(2));
+    g.play_action(2).unwrap();
+    assert_eq!(g.status(), Status::Ongoing);
+    g.play_action(0).unwrap();
+    assert_eq!(g.status(), Status::Truncated);
+    assert_eq!(g.outcome(), None);
+    assert!(g.legal_moves().is_empty());
+    assert_eq!(g.play_clone(1), Err(IllegalMove::Truncated));
+    // Lifting the cap lets the game go on.
+    g.set_ply_cap(None);
+    assert_eq!(g.status(), Status::Ongoing);
+    // South's pit 3 was emptied by its first move: 1, 2, 4, 5, 6.
+    let legal: Vec<u8> = g.legal_moves().iter().map(|m| m.relative_pit()).collect();
+    assert_eq!(legal, [1, 2, 4, 5, 6]);
+    // A real end under the cap is an end: ayoayo's stuck South (see above) at cap 0.
+    let r = Rules::preset("ayoayo").unwrap();
+    let mut g = Game::from_position(
+        r,
+        pos(&r, [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [23, 23], S),
+    );
+    g.set_ply_cap(Some(0));
+    assert_eq!(
+        g.status(),
+        Status::Ended(Outcome {
+            winner: Some(N),
+            reason: EndReason::NoLegalMove,
+            scores: [23, 25]
+        })
+    );
+}
+
+#[test]
+fn first_player_north() {
+    // first_player = north: North moves first; its pit 1 is pit 6 (4 seeds: 7, 8, 9, 10).
+    let r = rules("oware", &[("first_player", "north")]);
+    let p = Position::start(&r);
+    assert_eq!(p.to_move(), N);
+    let q = play(&r, &p, 1);
+    assert_eq!(q.board(), [4, 4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4]);
+    assert_eq!(q.to_move(), S);
 }
 
 // ---------------------------------------------------------------- rules validation
