@@ -470,6 +470,15 @@ impl Database {
         Some(i32::from(layer.value(rank(board))))
     }
 
+    /// The value of `board` (South to move) and whether it was scored by the
+    /// cycle convention, if its layer is held.
+    #[inline]
+    pub fn board_entry(&self, board: &[u8; PITS]) -> Option<(i32, bool)> {
+        let layer = self.layers.get(seeds(board))?;
+        let r = rank(board);
+        Some((i32::from(layer.value(r)), layer.cycle(r)))
+    }
+
     /// Re-checks every stored value against its successors: unflagged boards
     /// must equal the max over their children exactly; flagged boards must be
     /// at least every child value that does not depend on endless play, and

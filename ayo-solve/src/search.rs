@@ -26,6 +26,8 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Values read from the databases.
     pub db_reads: u64,
+    /// Of those, values the databases scored by the cycle convention.
+    pub db_cycle_reads: u64,
     /// Transposition-table cutoffs.
     pub tt_hits: u64,
     /// Boards scored by the repetition convention on the search path.
@@ -152,7 +154,7 @@ impl Solver {
         for (mv, child) in norm.children(&rules) {
             let (gain, nb) = child_view(&south_child(&norm, &child));
             let v = gain - self.board_value(&nb)?;
-            if best.is_none_or(|(_, b)| v > b) {
+            if best.map_or(true, |(_, b)| v > b) {
                 best = Some((mv.action(), v));
             }
         }
@@ -180,8 +182,9 @@ impl Solver {
         mut beta: i32,
         start: u64,
     ) -> Result<i32, OutOfBudget> {
-        if let Some(v) = self.db.board_value(board) {
+        if let Some((v, cycle)) = self.db.board_entry(board) {
             self.stats.db_reads += 1;
+            self.stats.db_cycle_reads += u64::from(cycle);
             return Ok(v);
         }
         let k = key(board);
@@ -235,7 +238,7 @@ impl Solver {
                 (pri, mv.action(), gain, nb)
             })
             .collect();
-        order.sort_by(|a, b| b.0.cmp(&a.0));
+        order.sort_by_key(|o| std::cmp::Reverse(o.0));
         self.path.push(k);
         // Whether a repetition on the path scored part of this subtree: such
         // a result depends on the path, so it is not stored.

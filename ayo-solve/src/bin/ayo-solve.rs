@@ -172,9 +172,10 @@ fn run(a: Args) -> Result<(), String> {
                 println!("  move {}: {v}", mv.relative_pit());
             }
             println!(
-                "nodes {} db reads {} tt entries {} repetitions {} in {:.3} s",
+                "nodes {} db reads {} (cycle-scored {}) tt entries {} repetitions {} in {:.3} s",
                 st.nodes,
                 st.db_reads,
+                st.db_cycle_reads,
                 solver.table_len(),
                 st.repetitions,
                 t0.elapsed().as_secs_f64()
@@ -203,11 +204,12 @@ fn run(a: Args) -> Result<(), String> {
                 best = best.max(v);
                 let st = solver.stats();
                 println!(
-                    "move {}: value {v:+} (captures {gain}, then {} seeds); nodes {} db reads {} tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
+                    "move {}: value {v:+} (captures {gain}, then {} seeds); nodes {} db reads {} (cycle-scored {}) tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
                     mv.relative_pit(),
                     after.board_seeds(),
                     st.nodes,
                     st.db_reads,
+                    st.db_cycle_reads,
                     st.tt_hits,
                     st.repetitions,
                     st.tainted,
