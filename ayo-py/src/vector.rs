@@ -17,7 +17,11 @@ use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::players::{self, Agent, Budget, Kind, Level};
 use ayo_core::{Game, Move, Player, Position, Rules};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::ndarray::Dimension;
+use numpy::{
+    Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -531,6 +535,8 @@ pub(crate) struct PyVecCore {
     /// that changes them has `&mut self`, so it is never locked).
     slots: Mutex<Vec<Slot>>,
     n: usize,
+    /// The last step's actions (kept to reuse the allocation).
+    actions: Vec<i64>,
     threads: usize,
     obs: Py<PyArray2<f32>>,
     obs_mask: Py<PyArray2<i8>>,
@@ -548,38 +554,75 @@ pub(crate) struct PyVecCore {
     illegal: Py<PyArray1<i8>>,
 }
 
-/// Borrows every output array for writing and runs `f` on the rows.
+/// One of this object's output arrays as a mutable slice of `len` elements.
+///
+/// rust-numpy's dynamic borrow checking costs more than stepping a small
+/// batch (about 2 µs an array), so the arrays are written through
+/// `as_slice_mut` after checking what could make that unsound.
+///
+/// # Safety
+///
+/// `arr` must be one of the output arrays of a `PyVecCore` (made by
+/// `PyVecCore::new`, owning its data, referenced by that object for its whole
+/// life), and no other slice of it may exist while the result lives.
+// The `&` to `&mut` is what the # Safety contract above covers.
+#[allow(clippy::mut_from_ref)]
+unsafe fn out_slice<'a, T: Element, D: Dimension>(
+    arr: &'a Bound<'_, PyArray<T, D>>,
+    len: usize,
+) -> PyResult<&'a mut [T]> {
+    let py = arr.py();
+    if arr.len() != len || !arr.dtype().is_equiv_to(&numpy::dtype::<T>(py)) {
+        return Err(AyoError::new_err(
+            "an output array of the batch was reshaped or retyped; make a new batch",
+        ));
+    }
+    // SAFETY: the data stays allocated (the caller's contract), its dtype and
+    // length were just checked and `as_slice_mut` checks contiguity; the
+    // caller makes no other slice of it. Python code that writes to the
+    // arrays from another thread while a step runs (with the GIL released)
+    // races with it, as with any numpy extension that releases the GIL; the
+    // docs say not to.
+    unsafe { arr.as_slice_mut() }.map_err(|e| AyoError::new_err(e.to_string()))
+}
+
+/// Makes the rows of every output array (as `out_slice`) and runs the body.
 macro_rules! with_rows {
     ($self:ident, $py:ident, |$rows:ident| $body:expr) => {{
-        let mut obs = $self.obs.bind($py).try_readwrite()?;
-        let mut obs_mask = $self.obs_mask.bind($py).try_readwrite()?;
-        let mut mask = $self.mask.bind($py).try_readwrite()?;
-        let mut reward = $self.reward.bind($py).try_readwrite()?;
-        let mut terminated = $self.terminated.bind($py).try_readwrite()?;
-        let mut truncated = $self.truncated.bind($py).try_readwrite()?;
-        let mut seat = $self.seat.bind($py).try_readwrite()?;
-        let mut final_obs = $self.final_obs.bind($py).try_readwrite()?;
-        let mut final_obs_mask = $self.final_obs_mask.bind($py).try_readwrite()?;
-        let mut ended = $self.ended.bind($py).try_readwrite()?;
-        let mut game_over = $self.game_over.bind($py).try_readwrite()?;
-        let mut scores = $self.scores.bind($py).try_readwrite()?;
-        let mut winner = $self.winner.bind($py).try_readwrite()?;
-        let mut illegal = $self.illegal.bind($py).try_readwrite()?;
-        let $rows = Rows {
-            obs: obs.as_slice_mut()?,
-            obs_mask: obs_mask.as_slice_mut()?,
-            mask: mask.as_slice_mut()?,
-            reward: reward.as_slice_mut()?,
-            terminated: terminated.as_slice_mut()?,
-            truncated: truncated.as_slice_mut()?,
-            seat: seat.as_slice_mut()?,
-            final_obs: final_obs.as_slice_mut()?,
-            final_obs_mask: final_obs_mask.as_slice_mut()?,
-            ended: ended.as_slice_mut()?,
-            game_over: game_over.as_slice_mut()?,
-            scores: scores.as_slice_mut()?,
-            winner: winner.as_slice_mut()?,
-            illegal: illegal.as_slice_mut()?,
+        let n = $self.n;
+        let obs = $self.obs.bind($py);
+        let obs_mask = $self.obs_mask.bind($py);
+        let mask = $self.mask.bind($py);
+        let reward = $self.reward.bind($py);
+        let terminated = $self.terminated.bind($py);
+        let truncated = $self.truncated.bind($py);
+        let seat = $self.seat.bind($py);
+        let final_obs = $self.final_obs.bind($py);
+        let final_obs_mask = $self.final_obs_mask.bind($py);
+        let ended = $self.ended.bind($py);
+        let game_over = $self.game_over.bind($py);
+        let scores = $self.scores.bind($py);
+        let winner = $self.winner.bind($py);
+        let illegal = $self.illegal.bind($py);
+        // SAFETY: these are this object's output arrays, one slice each, and
+        // `reset` and `step` (the only callers) take `&mut self`.
+        let $rows = unsafe {
+            Rows {
+                obs: out_slice(obs, n * OBS)?,
+                obs_mask: out_slice(obs_mask, n * ACTIONS)?,
+                mask: out_slice(mask, n * ACTIONS)?,
+                reward: out_slice(reward, n)?,
+                terminated: out_slice(terminated, n)?,
+                truncated: out_slice(truncated, n)?,
+                seat: out_slice(seat, n)?,
+                final_obs: out_slice(final_obs, n * OBS)?,
+                final_obs_mask: out_slice(final_obs_mask, n * ACTIONS)?,
+                ended: out_slice(ended, n)?,
+                game_over: out_slice(game_over, n)?,
+                scores: out_slice(scores, 2 * n)?,
+                winner: out_slice(winner, n)?,
+                illegal: out_slice(illegal, n)?,
+            }
         };
         $body
     }};
@@ -764,6 +807,7 @@ impl PyVecCore {
             cfg,
             slots,
             n,
+            actions: Vec::with_capacity(n),
             threads: num_threads,
             obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
             obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
@@ -866,19 +910,27 @@ impl PyVecCore {
     /// `illegal_action="raise"`, an illegal one raises and nothing changes),
     /// then steps every game with the GIL released. Returns the number of
     /// episodes that ended (terminated or truncated).
-    fn step(
-        &mut self,
-        py: Python<'_>,
-        actions: numpy::PyReadonlyArray1<'_, i64>,
-    ) -> PyResult<usize> {
-        let actions = actions.as_slice()?;
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyArray1<i64>>) -> PyResult<usize> {
+        // The actions are copied while the GIL is held (no Python code runs
+        // meanwhile), then the games are stepped from the copy without it.
+        let mut copy = std::mem::take(&mut self.actions);
+        copy.clear();
+        // SAFETY: with the GIL held and no call into Python until the copy
+        // is made, nothing can write to the array while it is read.
+        match unsafe { actions.as_slice() } {
+            Ok(s) => copy.extend_from_slice(s),
+            Err(_) => copy.extend(unsafe { actions.as_array() }.iter().copied()),
+        }
         let cfg = self.cfg;
         let threads = self.threads;
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
-        Self::validate(&cfg, py, slots, actions)?;
-        with_rows!(self, py, |rows| {
-            Ok(py.detach(|| step_all(&cfg, slots, actions, rows, threads)))
-        })
+        let result = Self::validate(&cfg, py, slots, &copy).and_then(|()| {
+            with_rows!(self, py, |rows| {
+                Ok(py.detach(|| step_all(&cfg, slots, &copy, rows, threads)))
+            })
+        });
+        self.actions = copy;
+        result
     }
 
     /// The game records (start position and moves) of every game, for inspection.

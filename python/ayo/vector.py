@@ -336,19 +336,26 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         """
         if self._needs_reset:
             raise EpisodeOverError("call reset() before step()")
-        a = np.asarray(actions)
-        if a.dtype != np.int64:
-            if a.dtype.kind not in "iu":
-                raise ValueError(f"actions must be integers, not {a.dtype}")
-            a = a.astype(np.int64)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), not {a.shape}")
         try:
-            ended = self._core.step(a if a.flags.c_contiguous else np.ascontiguousarray(a))
+            try:
+                ended = self._core.step(actions)  # type: ignore[arg-type]
+            except TypeError:  # not a 1-d int64 array: convert (or raise ValueError)
+                ended = self._core.step(self._actions(actions))
         except VecEpisodeOverError as err:
             raise EpisodeOverError(str(err)) from err
+        if ended == 0 and not self.copy:
+            return self._obs, self._reward, self._terminated, self._truncated, dict(self._info)
         obs, reward, terminated, truncated = self._out()
         return obs, reward, terminated, truncated, self._step_info(ended)
+
+    def _actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """``actions`` as a contiguous ``int64`` array of shape ``(N,)``, or ValueError."""
+        a = np.asarray(actions)
+        if a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, not {a.dtype}")
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), not {a.shape}")
+        return np.ascontiguousarray(a, dtype=np.int64)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the games live in the extension object."""

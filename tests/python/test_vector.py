@@ -376,14 +376,27 @@ def test_bad_actions_raise_and_change_nothing() -> None:
         with pytest.raises(ayo.IllegalMoveError, match="game 1"):
             env.step(bad)
         assert same(before, snapshot(env))
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match="expected 4 actions"):
         env.step(legal[:3])
+    with pytest.raises(ValueError, match="shape"):
+        env.step(legal.reshape(2, 2))
     with pytest.raises(ValueError, match="integers"):
         env.step(legal.astype(np.float64))
     with pytest.raises(ValueError, match="unknown reset options"):
         env.reset(options={"colour": 1})
     assert same(before, snapshot(env))
+    # Any integer sequence of the right length is accepted (lists, other
+    # dtypes, strided views) and gives the same step.
+    twin = AyoVectorEnv(4, rules="oware")
+    twin.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        twin.step(random_legal(rng, twin.action_masks()).astype(np.int8).tolist())
+    strided = np.repeat(legal, 2)[::2]
+    assert not strided.flags.c_contiguous
     env.step(legal)
+    twin.step(strided)
+    assert same(snapshot(env), snapshot(twin))
     with pytest.raises(EpisodeOverError):
         AyoVectorEnv(2).step(np.zeros(2, dtype=np.int64))
 

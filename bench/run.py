@@ -1,0 +1,595 @@
+#!/usr/bin/env python3
+"""The benchmark suite: ayo side by side with OpenSpiel, PettingZoo, Pgx and EnvPool.
+
+One command prints one table (markdown): each row is the ayo figure, the
+anchor's figure on the same machine in the same run, and their ratio, each
+figure the median of several runs of a fixed amount of work with fixed
+seeds. Anchors that are not installed are reported as such.
+
+    python bench/run.py            # the full suite (minutes)
+    python bench/run.py --smoke    # a few hundred steps of everything, once
+    python bench/run.py --only batch --json out.json
+
+Install the anchors with ``pip install -r bench/requirements.txt`` (next to
+an installed ``ayo``). See docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import ayo
+from ayo.vector import AyoVectorEnv
+
+SEED = 20_260_101
+PRESETS = ("ayoayo", "ayo", "olopon", "oware")
+BATCHES = (1, 64, 1024, 4096)
+THREADS = (1, 2)
+
+#: A benchmark: given a size (units of work), runs it and returns
+#: (units done, seconds). Units are games, plies, steps or copies.
+Work = Callable[[int], tuple[float, float]]
+
+
+class Unavailable(Exception):
+    """An anchor that cannot run here (not installed, or failed to start)."""
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    group: str
+    name: str
+    unit: str
+    ayo: float | None
+    anchor_name: str = ""
+    anchor: float | None = None
+    anchor_note: str = ""
+    target: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float | None:
+        if self.ayo is None or self.anchor is None or self.anchor == 0:
+            return None
+        return self.ayo / self.anchor
+
+    def met(self) -> str:
+        if self.target is None:
+            return ""
+        r = self.ratio
+        if r is None:
+            return "not measured"
+        return "yes" if r >= self.target else "no"
+
+
+@dataclass
+class Settings:
+    """Sizes and repeats: the full suite or the smoke run."""
+
+    smoke: bool
+    repeats: int
+
+    def size(self, full: int, smoke: int) -> int:
+        return smoke if self.smoke else full
+
+
+def median_rate(work: Work, size: int, repeats: int) -> float:
+    """Median of ``repeats`` runs (after one warm-up run) in units per second."""
+    work(max(1, size // 10))
+    rates = []
+    for _ in range(repeats):
+        units, seconds = work(size)
+        rates.append(units / seconds if seconds > 0 else float("inf"))
+    return statistics.median(rates)
+
+
+def anchor_rate(work: Callable[[], Work], size: int, repeats: int) -> tuple[float | None, str]:
+    """The anchor's median rate, or None and why it could not run."""
+    try:
+        w = work()
+        return median_rate(w, size, repeats), ""
+    except Unavailable as err:
+        return None, str(err)
+    except ImportError as err:
+        return None, f"not installed ({err.name or err})"
+
+
+def need(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise Unavailable(f"not installed ({module})") from err
+
+
+def version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+# ------------------------------------------------------------ random playouts
+
+
+def ayo_playouts(preset: str) -> Work:
+    game = ayo.Game(preset)
+
+    def run(n: int) -> tuple[float, float]:
+        t = time.perf_counter()
+        game.random_playouts(n, seed=SEED)
+        return n, time.perf_counter() - t
+
+    return run
+
+
+def openspiel_playouts() -> Work:
+    pyspiel = need("pyspiel")
+    game = pyspiel.load_game("oware")
+    bots = [pyspiel.make_uniform_random_bot(p, SEED + p) for p in range(2)]
+
+    def run(n: int) -> tuple[float, float]:
+        t = time.perf_counter()
+        for i in range(n):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, SEED + i)
+        return n, time.perf_counter() - t
+
+    return run
+
+
+# --------------------------------------------------------------- Python loop
+
+
+def ayo_python_loop(preset: str) -> Work:
+    def run(plies: int) -> tuple[float, float]:
+        rng = random.Random(SEED)
+        done = 0
+        t = time.perf_counter()
+        while done < plies:
+            g = ayo.Game(preset)
+            while not g.is_over:
+                g.play(rng.choice(g.legal_moves()))
+                done += 1
+        return done, time.perf_counter() - t
+
+    return run
+
+
+def openspiel_python_loop() -> Work:
+    pyspiel = need("pyspiel")
+    game = pyspiel.load_game("oware")
+
+    def run(plies: int) -> tuple[float, float]:
+        rng = random.Random(SEED)
+        done = 0
+        t = time.perf_counter()
+        while done < plies:
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                s.apply_action(rng.choice(s.legal_actions()))
+                done += 1
+        return done, time.perf_counter() - t
+
+    return run
+
+
+# ------------------------------------------------------------- single steps
+
+#: Random priorities per action: "the legal action of highest priority" is a
+#: uniformly random legal action, chosen with one numpy call per step.
+PRIORITIES = np.random.default_rng(SEED).random((97, 7))
+
+
+def ayo_gym_step(preset: str) -> Work:
+    import gymnasium
+
+    env = gymnasium.make("ayo/Ayo-v0", rules=preset)
+
+    def run(steps: int) -> tuple[float, float]:
+        obs, _ = env.reset(seed=SEED)
+        t = time.perf_counter()
+        for k in range(steps):
+            a = int(np.argmax(obs["action_mask"] * PRIORITIES[k % 97, :6]))
+            obs, _, terminated, truncated, _ = env.step(a)
+            if terminated or truncated:
+                obs, _ = env.reset()
+        return steps, time.perf_counter() - t
+
+    return run
+
+
+def ayo_vector_step(preset: str, n: int, threads: int) -> Work:
+    env = AyoVectorEnv(n, rules=preset, num_threads=threads)
+    noise = np.random.default_rng(SEED).random((97, n, 6))
+
+    def run(steps: int) -> tuple[float, float]:
+        env.reset(seed=SEED)
+        masks = env.action_masks()  # rewritten in place by every step
+        t = time.perf_counter()
+        for k in range(steps):
+            env.step(np.argmax(masks * noise[k % 97], axis=1))
+        return steps * n, time.perf_counter() - t
+
+    return run
+
+
+def aec_step(make: Callable[[], Any], actions: int) -> Work:
+    """A PettingZoo AEC env: one step is one move plus the next observation and mask."""
+    env = make()
+
+    def run(steps: int) -> tuple[float, float]:
+        env.reset(seed=SEED)
+        t = time.perf_counter()
+        for k in range(steps):
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.reset()
+                obs, *_ = env.last()
+            mask = (
+                obs["action_mask"]
+                if isinstance(obs, dict)
+                else env.infos[env.agent_selection]["action_mask"]
+            )
+            env.step(int(np.argmax(mask * PRIORITIES[k % 97, :actions])))
+        return steps, time.perf_counter() - t
+
+    return run
+
+
+def pettingzoo_connect_four() -> Work:
+    classic = need("pettingzoo.classic")
+    try:
+        return aec_step(lambda: classic.connect_four_v3.env(), 7)
+    except ImportError as err:
+        raise Unavailable(f"not installed ({err.name})") from err
+
+
+def shimmy_oware() -> Work:
+    shimmy = need("shimmy")
+    need("pyspiel")
+    return aec_step(lambda: shimmy.OpenSpielCompatibilityV0(game_name="oware"), 6)
+
+
+# ------------------------------------------------------------------ batches
+
+
+def pgx_connect_four(n: int) -> Work:
+    jax = need("jax")
+    pgx = need("pgx")
+    experimental = need("pgx.experimental")
+    jnp = jax.numpy
+    env = pgx.make("connect_four")
+    init = jax.jit(jax.vmap(env.init))
+    step = experimental.auto_reset(env.step, env.init)
+
+    @jax.jit
+    def batch_step(state: Any, key: Any) -> Any:
+        k1, k2 = jax.random.split(key)
+        noise = jax.random.uniform(k1, state.legal_action_mask.shape)
+        action = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=1)
+        keys = jax.random.split(k2, n)
+        return jax.vmap(step)(state, action, keys)
+
+    def run(steps: int) -> tuple[float, float]:
+        key = jax.random.PRNGKey(SEED)
+        state = init(jax.random.split(key, n))
+        keys = jax.random.split(jax.random.PRNGKey(SEED + 1), steps)
+        state = batch_step(state, keys[0])  # compile outside the timing
+        jax.block_until_ready(state)
+        t = time.perf_counter()
+        for k in range(steps):
+            state = batch_step(state, keys[k])
+        jax.block_until_ready(state)
+        return steps * n, time.perf_counter() - t
+
+    return run
+
+
+def envpool_connect_four(n: int, threads: int) -> Work:
+    envpool = need("envpool")
+    try:
+        env = envpool.make(
+            "ConnectFour-v1", env_type="gymnasium", num_envs=n, num_threads=threads, seed=SEED
+        )
+    except Exception as err:  # an envpool without the game
+        raise Unavailable(f"ConnectFour-v1 unavailable: {err}") from err
+    noise = np.random.default_rng(SEED).random((97, n, 7))
+
+    def run(steps: int) -> tuple[float, float]:
+        _, info = env.reset()
+        t = time.perf_counter()
+        for k in range(steps):
+            a = np.argmax(info["legal_action_mask"] * noise[k % 97], axis=1).astype(np.int32)
+            _, _, _, _, info = env.step(a)
+        return steps * n, time.perf_counter() - t
+
+    return run
+
+
+# ------------------------------------------------------------------- copies
+
+
+def ayo_copy() -> Work:
+    g = ayo.Game("oware")
+    rng = random.Random(SEED)
+    for _ in range(20):
+        g.play(rng.choice(g.legal_moves()))
+
+    def run(n: int) -> tuple[float, float]:
+        t = time.perf_counter()
+        for _ in range(n):
+            g.copy()
+        return n, time.perf_counter() - t
+
+    return run
+
+
+def openspiel_clone() -> Work:
+    pyspiel = need("pyspiel")
+    s = pyspiel.load_game("oware").new_initial_state()
+    rng = random.Random(SEED)
+    for _ in range(20):
+        s.apply_action(rng.choice(s.legal_actions()))
+
+    def run(n: int) -> tuple[float, float]:
+        t = time.perf_counter()
+        for _ in range(n):
+            s.clone()
+        return n, time.perf_counter() - t
+
+    return run
+
+
+# -------------------------------------------------------------------- suite
+
+
+def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
+    rows: list[Row] = []
+    r = cfg.repeats
+
+    def want(group: str) -> bool:
+        return only is None or group in only
+
+    def progress(row: Row) -> None:
+        rows.append(row)
+        print(f"  {row.group}: {row.name}: done", file=sys.stderr, flush=True)
+
+    if want("playouts"):
+        size = cfg.size(4000, 20)
+        os_rate, os_note = anchor_rate(openspiel_playouts, size, r)
+        for preset in PRESETS:
+            is_oware = preset == "oware"
+            progress(
+                Row(
+                    "playouts",
+                    f"native random playouts, {preset}",
+                    "games/s",
+                    median_rate(ayo_playouts(preset), size * 5, r),
+                    "OpenSpiel C++ oware, evaluate_bots(uniform random)",
+                    os_rate if is_oware else None,
+                    os_note if is_oware else "no such game in OpenSpiel",
+                )
+            )
+    if want("loop"):
+        size = cfg.size(200_000, 300)
+        os_rate, os_note = anchor_rate(openspiel_python_loop, size, r)
+        progress(
+            Row(
+                "loop",
+                "Python loop (legal moves + play), oware",
+                "plies/s",
+                median_rate(ayo_python_loop("oware"), size, r),
+                "OpenSpiel Python oware loop",
+                os_rate,
+                os_note,
+                target=1.5,
+            )
+        )
+    if want("step"):
+        size = cfg.size(40_000, 300)
+        pz_rate, pz_note = anchor_rate(pettingzoo_connect_four, size, r)
+        gym_rate = median_rate(ayo_gym_step("oware"), size, r)
+        vec_rate = median_rate(ayo_vector_step("oware", 1, 1), size, r)
+        progress(
+            Row(
+                "step",
+                'env.step + obs + mask, oware: gymnasium.make("ayo/Ayo-v0")',
+                "steps/s",
+                gym_rate,
+                "PettingZoo connect_four_v3",
+                pz_rate,
+                pz_note,
+                target=50,
+            )
+        )
+        progress(
+            Row(
+                "step",
+                "env.step + obs + mask, oware: AyoVectorEnv(num_envs=1)",
+                "steps/s",
+                vec_rate,
+                "PettingZoo connect_four_v3",
+                pz_rate,
+                pz_note,
+                target=50,
+            )
+        )
+        sh_rate, sh_note = anchor_rate(shimmy_oware, size, r)
+        progress(
+            Row(
+                "step",
+                'env.step + obs + mask, oware: gymnasium.make("ayo/Ayo-v0")',
+                "steps/s",
+                gym_rate,
+                "OpenSpiel oware through Shimmy",
+                sh_rate,
+                sh_note,
+            )
+        )
+    if want("batch"):
+        for n in BATCHES:
+            steps = cfg.size(max(20, 400_000 // n), max(3, 300 // n))
+            pgx_rate, pgx_note = anchor_rate(lambda n=n: pgx_connect_four(n), steps, r)
+            for threads in THREADS:
+                ep_rate, ep_note = anchor_rate(
+                    lambda n=n, t=threads: envpool_connect_four(n, t), steps, r
+                )
+                for preset in ("oware", "ayoayo"):
+                    rate = median_rate(ayo_vector_step(preset, n, threads), steps, r)
+                    target = None
+                    if n == 1024:
+                        target = 10 if preset == "oware" else 3
+                    progress(
+                        Row(
+                            "batch",
+                            f"batch {n}, {threads} thread{'s' if threads > 1 else ''}, {preset}",
+                            "env-steps/s",
+                            rate,
+                            "Pgx connect_four (CPU jax, jit+vmap)",
+                            pgx_rate,
+                            pgx_note,
+                            target=target,
+                        )
+                    )
+                    progress(
+                        Row(
+                            "batch",
+                            f"batch {n}, {threads} thread{'s' if threads > 1 else ''}, {preset}",
+                            "env-steps/s",
+                            rate,
+                            f"EnvPool ConnectFour-v1 (num_threads={threads})",
+                            ep_rate,
+                            ep_note,
+                        )
+                    )
+    if want("copy"):
+        size = cfg.size(300_000, 300)
+        os_rate, os_note = anchor_rate(openspiel_clone, size, r)
+        progress(
+            Row(
+                "copy",
+                "copy a mid-game state from Python (Game.copy)",
+                "copies/s",
+                median_rate(ayo_copy(), size, r),
+                "OpenSpiel oware state.clone()",
+                os_rate,
+                os_note,
+            )
+        )
+    return rows
+
+
+def fmt(x: float | None) -> str:
+    if x is None:
+        return "—"
+    if x >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.3g}"
+
+
+def conditions() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "load average at start": f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+        "python": platform.python_version(),
+        "versions": {
+            d: version(d)
+            for d in (
+                "ayo",
+                "numpy",
+                "gymnasium",
+                "open-spiel",
+                "pettingzoo",
+                "shimmy",
+                "pgx",
+                "jax",
+                "envpool",
+            )
+        },
+        "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE", "(unset)"),
+    }
+
+
+def table(rows: list[Row]) -> str:
+    out = [
+        "| benchmark | unit | ayo | anchor | anchor figure | ratio | target | met |",
+        "|---|---|---:|---|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        anchor = fmt(row.anchor) if row.anchor is not None else (row.anchor_note or "—")
+        ratio = f"{row.ratio:.2f}x" if row.ratio is not None else "—"
+        target = f">= {row.target:g}x" if row.target is not None else ""
+        out.append(
+            f"| {row.name} | {row.unit} | {fmt(row.ayo)} | {row.anchor_name} | {anchor} "
+            f"| {ratio} | {target} | {row.met()} |"
+        )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--smoke", action="store_true", help="a few hundred steps each, once")
+    parser.add_argument("--repeats", type=int, default=None, help="runs per figure (default 5)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=["playouts", "loop", "step", "batch", "copy"],
+        help="run only these groups (repeatable)",
+    )
+    parser.add_argument("--json", help="also write the rows and conditions to this file")
+    args = parser.parse_args(argv)
+    repeats = args.repeats or (1 if args.smoke else 5)
+    cfg = Settings(smoke=args.smoke, repeats=repeats)
+    cond = conditions()
+    print(f"# ayo benchmark suite{' (smoke run: figures mean nothing)' if args.smoke else ''}")
+    for k, v in cond.items():
+        print(f"- {k}: {v}")
+    print(f"- median of {repeats} run(s) per figure, seed {SEED}\n", flush=True)
+    rows = suite(cfg, set(args.only) if args.only else None)
+    print(table(rows))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(
+                {
+                    "conditions": cond,
+                    "repeats": repeats,
+                    "smoke": args.smoke,
+                    "rows": [
+                        {**row.__dict__, "ratio": row.ratio, "met": row.met()} for row in rows
+                    ],
+                },
+                f,
+                indent=2,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
