@@ -379,7 +379,7 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
                     "playouts",
                     f"native random playouts, {preset}",
                     "games/s",
-                    median_rate(ayo_playouts(preset), size * 5, r),
+                    median_rate(ayo_playouts(preset), size * 2, r),
                     "OpenSpiel C++ oware, evaluate_bots(uniform random)",
                     os_rate if is_oware else None,
                     os_note if is_oware else "no such game in OpenSpiel",
@@ -401,9 +401,10 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
             )
         )
     if want("step"):
-        size = cfg.size(40_000, 300)
-        pz_rate, pz_note = anchor_rate(pettingzoo_connect_four, size, r)
-        gym_rate = median_rate(ayo_gym_step("oware"), size, r)
+        size = cfg.size(100_000, 300)
+        small = cfg.size(5_000, 300)  # the Python anchors are slower
+        pz_rate, pz_note = anchor_rate(pettingzoo_connect_four, small, r)
+        gym_rate = median_rate(ayo_gym_step("oware"), small * 4, r)
         vec_rate = median_rate(ayo_vector_step("oware", 1, 1), size, r)
         progress(
             Row(
@@ -429,7 +430,7 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
                 target=50,
             )
         )
-        sh_rate, sh_note = anchor_rate(shimmy_oware, size, r)
+        sh_rate, sh_note = anchor_rate(shimmy_oware, small, r)
         progress(
             Row(
                 "step",
@@ -443,11 +444,13 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
         )
     if want("batch"):
         for n in BATCHES:
-            steps = cfg.size(max(20, 400_000 // n), max(3, 300 // n))
-            pgx_rate, pgx_note = anchor_rate(lambda n=n: pgx_connect_four(n), steps, r)
+            steps = cfg.size(max(50, 200_000 // n), max(3, 300 // n))
+            # The anchors' single steps cost more (jit dispatch): fewer of them.
+            few = cfg.size(min(3_000, steps), max(3, 300 // n))
+            pgx_rate, pgx_note = anchor_rate(lambda n=n: pgx_connect_four(n), few, r)
             for threads in THREADS:
                 ep_rate, ep_note = anchor_rate(
-                    lambda n=n, t=threads: envpool_connect_four(n, t), steps, r
+                    lambda n=n, t=threads: envpool_connect_four(n, t), few, r
                 )
                 for preset in ("oware", "ayoayo"):
                     rate = median_rate(ayo_vector_step(preset, n, threads), steps, r)

@@ -35,7 +35,7 @@ const OBS: usize = 14;
 const ACTIONS: usize = 6;
 /// Fewest games a thread is given: smaller batches use fewer threads (a
 /// thread costs more to start than a few dozen games cost to step).
-const MIN_GAMES_PER_THREAD: usize = 32;
+const MIN_GAMES_PER_THREAD: usize = 256;
 
 /// What plays the seat the caller does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -96,7 +96,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             ``DISABLED`` (reset ended games with
             ``reset(options={"reset_mask": mask})``; stepping one first raises
             :class:`ayo.envs.EpisodeOverError`).
-        num_threads: most threads a step uses (chunks of at least 32 games
+        num_threads: most threads a step uses (chunks of at least 256 games
             each); results are identical for any number.
         copy: return copies of the arrays. By default (``False``) every
             ``reset`` and ``step`` returns the same arrays, rewritten in
