@@ -92,31 +92,41 @@ run() {
   grep -E '^[a-z+-]+: [0-9]+ passed, 0 failed$' "$log" | tail -1 >>"$counts" || die "$name printed no count"
 }
 
+say "reference games of the computer players, played by ayo-core directly (Rust)"
+cargo run --release --locked -q -p ayo-ffi --example player_reference >"$work/reference.txt"
+ok "$(wc -l <"$work/reference.txt") reference games for tests/c/test_player.c"
+
 say "C and C++ tests against the shared library"
 gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_api"
 gcc "${CFLAGS[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/check.c "${SHARED[@]}" -o "$work/test_vectors"
+gcc "${CFLAGS[@]}" tests/c/test_player.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_player"
 gcc "${CFLAGS[@]}" -c tests/c/json.c -o "$work/json.o"
 g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${SHARED[@]}" -pthread -o "$work/test_cpp"
 run c-api "$work/test_api"
 run c-vectors "$work/test_vectors" "$vectors"
+run c-player "$work/test_player" "$work/reference.txt"
 run cpp "$work/test_cpp" "$vectors"
 
 say "the same under AddressSanitizer + UndefinedBehaviorSanitizer (static library, leaks checked)"
 gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_api.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_api_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/check.c "${STATIC[@]}" \
   -o "$work/test_vectors_san"
+gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_player.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_player_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" -c tests/c/json.c -o "$work/json_san.o"
 g++ "${CXXFLAGS[@]}" "${SAN[@]}" tests/c/test_cpp.cpp "$work/json_san.o" "${STATIC[@]}" -pthread \
   -o "$work/test_cpp_san"
 run c-api-asan "$work/test_api_san"
 run c-vectors-asan "$work/test_vectors_san" "$vectors"
+run c-player-asan "$work/test_player_san" "$work/reference.txt"
 run cpp-asan "$work/test_cpp_san" "$vectors"
 
 say "valgrind memcheck (it also sees inside libayo, which the sanitizers do not instrument)"
 gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_api_static"
+gcc "${CFLAGS[@]}" tests/c/test_player.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_player_static"
 g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${STATIC[@]}" -pthread -o "$work/test_cpp_static"
 VG=(valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite)
 run c-api-valgrind "${VG[@]}" "$work/test_api_static"
+run c-player-valgrind "${VG[@]}" "$work/test_player_static" "$work/reference.txt"
 run cpp-valgrind "${VG[@]}" "$work/test_cpp_static" "$vectors"
 
 say "LeakSanitizer is live: a deliberately leaked game must be reported"
@@ -180,6 +190,21 @@ cmake -S examples/c -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLA
 cmake --build "$work/cmake" >>"$work/cmake.log" 2>&1 || die "cmake build: $(cat "$work/cmake.log")"
 check_example "cmake ayo::ayo" "$work/cmake/random_game" olopon 5
 check_example "cmake ayo::ayo_static" "$work/cmake/random_game_static" ayo 11
+# examples/c/vs_computer.c: the computer plays North; South's moves come from
+# a script (a hint, then pits 1..6 in turn until one is legal) to the end.
+check_vs_computer() {
+  local name=$1
+  shift
+  for _ in $(seq 400); do printf 'h\n1\n2\n3\n4\n5\n6\n'; done >"$work/vs_input"
+  "$@" <"$work/vs_input" >"$work/$name.log" || die "$name exited with an error"
+  grep -q 'computer sows its pit [1-6]$' "$work/$name.log" || die "$name: the computer did not play"
+  grep -Eq '^your move .*hint: pit [1-6] \(' "$work/$name.log" || die "$name: no hint shown"
+  check_example "$name" tail -2 "$work/$name.log"
+}
+cc -std=c11 -Wall -Wextra -Werror -Iinclude examples/c/vs_computer.c "${CARGO_TARGET_DIR:-target}/release/libayo.a" \
+  -lpthread -ldl -lm -o "$work/vs_computer_cc"
+check_vs_computer "vs_computer (plain cc)" "$work/vs_computer_cc" oware 3 5
+check_vs_computer "vs_computer (cmake)" "$work/cmake/vs_computer" ayo 2 9
 # An incompatible version request must be refused.
 mkdir -p "$work/cmake-v"
 printf 'cmake_minimum_required(VERSION 3.16)\nproject(v C)\nfind_package(ayo %s REQUIRED)\n' "$((${version%%.*} + 1)).0" \

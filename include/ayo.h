@@ -8,33 +8,41 @@
  *
  * Conventions (docs/c-api.md has the full guide):
  *
- * Handles. ayo_rules and ayo_game are opaque. Every handle that a function
- * gives out (ayo_rules_new_preset, ayo_rules_clone, ayo_game_new,
- * ayo_game_clone, ayo_game_rules) is a new one owned by the caller, released
- * with its _free function exactly once; _free(NULL) does nothing. No handle is
- * ever borrowed from another: a game copies its rules, so rules and games may
- * be freed in any order, and using a rules handle after freeing a game made
- * from it (or a game after freeing its rules) is always fine.
+ * Handles. ayo_rules, ayo_game and ayo_player (a computer player) are opaque.
+ * Every handle that a function gives out (ayo_rules_new_preset,
+ * ayo_rules_clone, ayo_game_new, ayo_game_clone, ayo_game_rules,
+ * ayo_player_new_level, ayo_player_new_kind) is a new one owned by the
+ * caller, released with its _free function exactly once; _free(NULL) does
+ * nothing. No handle is ever borrowed from another: a game copies its rules,
+ * so rules and games may be freed in any order, and using a rules handle
+ * after freeing a game made from it (or a game after freeing its rules) is
+ * always fine; a player reads the game passed to each call during that call
+ * only.
  *
  * Pointers passed in. Strings are NUL-terminated UTF-8, read during the call
  * only. Caller buffers and arrays are written during the call only; the
  * library keeps no pointer to anything of the caller's. Static strings
- * returned by ayo_version, ayo_result_name, ayo_rules_param_name and
- * ayo_preset_name live as long as the program and are never freed.
+ * returned by ayo_version, ayo_result_name, ayo_rules_param_name,
+ * ayo_preset_name and ayo_level_name live as long as the program and are
+ * never freed.
  *
  * Results. Every fallible function returns an ayo_result; AYO_RESULT_OK is 0
  * and the other numbers never change meaning. A NULL where a pointer is
  * required gives AYO_RESULT_NULL_ARGUMENT. Out-parameters are written only on
  * AYO_RESULT_OK, except that AYO_RESULT_BUFFER_TOO_SMALL writes the length
  * needed to the length out-parameter. A failed call on a non-const handle
- * leaves it unchanged and keeps a detailed message on it
- * (ayo_rules_last_error, ayo_game_last_error, ayo_game_last_record_error). A
- * panic inside the library is caught and returned as AYO_RESULT_PANIC.
+ * leaves it unchanged (except a player whose analysis did not fit the
+ * caller's array: see ayo_player_analyze) and keeps a detailed message on it
+ * (ayo_rules_last_error, ayo_game_last_error, ayo_game_last_record_error,
+ * ayo_player_last_error). A panic inside the library is caught and returned
+ * as AYO_RESULT_PANIC.
  *
  * Threads. Distinct handles may be used from different threads at once.
  * Functions taking a const handle only read it and may run concurrently on the
  * same handle; functions taking a non-const handle need it exclusively. Each
- * function states this again.
+ * function states this again. So a player is used by one thread at a time
+ * (choose and analyze change its search state), distinct players may search
+ * in parallel, even on the same game, which they only read.
  */
 
 
@@ -89,6 +97,27 @@
 #define AYO_PITS 12
 
 /**
+ * The number of playing levels (`"1"`..`"8"` and `"max"`; see `ayo_level_name`).
+ */
+#define AYO_LEVEL_COUNT 9
+
+/**
+ * Hundredths of a seed in one seed: `ayo_value.centiseeds` is in these units.
+ */
+#define AYO_VALUE_SEED 100
+
+/**
+ * The offset of a proven win in `ayo_value.centiseeds` (a proven loss is
+ * below `-AYO_VALUE_WIN`), so that any win ranks above any heuristic score.
+ */
+#define AYO_VALUE_WIN 1000000
+
+/**
+ * The longest time budget, in milliseconds (one day).
+ */
+#define AYO_MAX_BUDGET_MS 86400000
+
+/**
  * The number of rule parameters (see `ayo_rules_param_name`).
  */
 #define AYO_PARAM_COUNT 13
@@ -104,8 +133,8 @@
  * The numbers are stable: a code keeps its number in every later version and
  * a retired code's number is never given to another. They are grouped:
  * 0 success; 1..=9 misuse of the API; 10..=19 rules; 20..=29 positions and
- * records; 30..=49 moves; 50..=59 game queries; 100..=199 are reserved for
- * the computer-player handle.
+ * records; 30..=49 moves; 50..=59 game queries; 100..=199 the computer-player
+ * handle (`ayo_player`).
  */
 typedef enum ayo_result {
   /**
@@ -205,21 +234,46 @@ typedef enum ayo_result {
    * The last failure on this game was not a record error (or there was none).
    */
   AYO_RESULT_NO_RECORD_ERROR = 51,
+  /**
+   * No playing level has this name (valid: 1 to 8 and max; see `ayo_level_name`).
+   */
+  AYO_RESULT_UNKNOWN_LEVEL = 100,
+  /**
+   * The kind of player is not an `ayo_player_kind` value.
+   */
+  AYO_RESULT_UNKNOWN_PLAYER_KIND = 101,
+  /**
+   * The budget kind is not an `ayo_budget_kind` value, or the amount is out
+   * of its range (see `ayo_player_new_kind`).
+   */
+  AYO_RESULT_BAD_BUDGET = 102,
+  /**
+   * The player has not analysed a position yet (`ayo_player_last_analysis`).
+   */
+  AYO_RESULT_NO_ANALYSIS = 103,
+  /**
+   * The player panicked in an earlier call (`AYO_RESULT_PANIC`) and refuses
+   * to search again; free it and make a new one.
+   */
+  AYO_RESULT_PLAYER_BROKEN = 104,
 } ayo_result;
 
 /**
- * A player (seat).
+ * A side of the board (a seat): who moves, who receives seeds, who won.
+ *
+ * (Named `ayo_side` so that `ayo_player` can name the computer-player
+ * handle; the numbers are those of the 0.1 header's seat enum.)
  */
-typedef enum ayo_player {
+typedef enum ayo_side {
   /**
    * Player 0: owns pits 0..=5 and moves first in every preset.
    */
-  AYO_PLAYER_SOUTH = 0,
+  AYO_SIDE_SOUTH = 0,
   /**
    * Player 1: owns pits 6..=11.
    */
-  AYO_PLAYER_NORTH = 1,
-} ayo_player;
+  AYO_SIDE_NORTH = 1,
+} ayo_side;
 
 /**
  * Where a game stands.
@@ -391,6 +445,72 @@ typedef enum ayo_record_field {
 } ayo_record_field;
 
 /**
+ * What a value is known to be.
+ */
+typedef enum ayo_bound {
+  /**
+   * The exact value of the search (to its depth; a proven end when
+   * `ayo_value.proven` is 1).
+   */
+  AYO_BOUND_EXACT = 0,
+  /**
+   * The true value is at least this (the move was good enough to cut off).
+   */
+  AYO_BOUND_LOWER = 1,
+  /**
+   * The true value is at most this (the move was refuted and not searched further).
+   */
+  AYO_BOUND_UPPER = 2,
+  /**
+   * A statistical estimate (MCTS: the mean final seed difference of its simulations).
+   */
+  AYO_BOUND_ESTIMATE = 3,
+} ayo_bound;
+
+/**
+ * The kinds of computer player, for `ayo_player_new_kind`.
+ */
+typedef enum ayo_player_kind {
+  /**
+   * Uniformly random legal moves (ignores the budget).
+   */
+  AYO_PLAYER_KIND_RANDOM = 0,
+  /**
+   * The best immediate seed gain, ties broken by the seed (ignores the budget).
+   */
+  AYO_PLAYER_KIND_GREEDY = 1,
+  /**
+   * Negamax alpha-beta with iterative deepening and a transposition table.
+   */
+  AYO_PLAYER_KIND_ALPHA_BETA = 2,
+  /**
+   * Monte Carlo tree search (UCT with random playouts).
+   */
+  AYO_PLAYER_KIND_MCTS = 3,
+} ayo_player_kind;
+
+/**
+ * The unit of a budget, for `ayo_player_new_kind`.
+ */
+typedef enum ayo_budget_kind {
+  /**
+   * Search this many plies deep (alpha-beta); MCTS runs 1000 × this many
+   * simulations. 1 to `UINT32_MAX`.
+   */
+  AYO_BUDGET_KIND_DEPTH = 0,
+  /**
+   * Visit at most about this many positions (alpha-beta) or run this many
+   * simulations (MCTS). At least 1.
+   */
+  AYO_BUDGET_KIND_NODES = 1,
+  /**
+   * Stop after this many milliseconds of wall time, 1 to
+   * `AYO_MAX_BUDGET_MS` (not reproducible across machines or runs).
+   */
+  AYO_BUDGET_KIND_MILLISECONDS = 2,
+} ayo_budget_kind;
+
+/**
  * A game in progress (opaque): its rules, start position, the moves played
  * and the positions they led to (for undo and repetition), and the outcome.
  *
@@ -400,6 +520,24 @@ typedef enum ayo_record_field {
  * the detail of its last failed call (`ayo_game_last_error`).
  */
 typedef struct ayo_game ayo_game;
+
+/**
+ * A computer player (opaque): a random, greedy, alpha-beta or MCTS player
+ * with its budget, seed and search state (random number generator,
+ * transposition table), the analysis of its last `ayo_player_analyze`, and
+ * the detail of its last failed call (`ayo_player_last_error`).
+ *
+ * Made by `ayo_player_new_level` or `ayo_player_new_kind`; owned by the
+ * caller, who releases it with `ayo_player_free` exactly once. A player never
+ * refers to a game: it reads the game passed to each call during that call
+ * only.
+ *
+ * Determinism: two players made alike (same level, or same kind, budget and
+ * seed) and shown the same sequence of games make the same choices, the same
+ * as the Rust player `ayo_core::players` builds with that seed. Depth and
+ * node budgets are reproducible on every machine; a time budget is not.
+ */
+typedef struct ayo_player ayo_player;
 
 /**
  * A validated rule set (opaque).
@@ -461,7 +599,7 @@ typedef struct ayo_outcome {
 
 /**
  * One step of a sowing trace. Fields that the kind does not use are 0
- * (`pit`, `seeds`), `AYO_PLAYER_SOUTH` (`player`) and `AYO_LAP_END_NONE` (`end`).
+ * (`pit`, `seeds`), `AYO_SIDE_SOUTH` (`player`) and `AYO_LAP_END_NONE` (`end`).
  */
 typedef struct ayo_event {
   /**
@@ -479,7 +617,7 @@ typedef struct ayo_event {
   /**
    * Who receives a collected 4 (`COLLECT`).
    */
-  enum ayo_player player;
+  enum ayo_side player;
   /**
    * Why the move ended (`END`).
    */
@@ -507,6 +645,92 @@ typedef struct ayo_trace_summary {
    */
   uint16_t taken[2];
 } ayo_trace_summary;
+
+/**
+ * A value from the point of view of the player to move: the seed difference
+ * (own final seeds minus the opponent's).
+ */
+typedef struct ayo_value {
+  /**
+   * The value in hundredths of a seed, as the search orders it (compare
+   * these). A proven end is `AYO_VALUE_WIN` + 100 × the final difference
+   * for a win, `-AYO_VALUE_WIN` + 100 × the final difference for a loss,
+   * and 0 for a draw. `ayo_value_text` writes it in words.
+   */
+  int32_t centiseeds;
+  /**
+   * The seed difference: the final one for a proven end, else
+   * `centiseeds / 100`.
+   */
+  double seeds;
+  /**
+   * 1 when the search proved how the game ends (`final_difference` is then
+   * the final seed difference), else 0.
+   */
+  uint8_t proven;
+  /**
+   * The final seed difference when `proven` is 1, else 0.
+   */
+  int32_t final_difference;
+  /**
+   * What `centiseeds` is known to be.
+   */
+  enum ayo_bound bound;
+} ayo_value;
+
+/**
+ * One legal move and what the player thinks of it.
+ */
+typedef struct ayo_move_value {
+  /**
+   * The move, as the mover's relative pit 1..=6 (as for `ayo_game_play`).
+   */
+  uint8_t relative_pit;
+  /**
+   * Its value for the player to move.
+   */
+  struct ayo_value value;
+} ayo_move_value;
+
+/**
+ * The analysis of a position by a player (`ayo_player_analyze`). The
+ * principal variation goes into a caller array beside it.
+ */
+typedef struct ayo_analysis {
+  /**
+   * The move the player would choose, as the mover's relative pit 1..=6;
+   * 0 when the game is over or truncated (no legal move).
+   */
+  uint8_t best;
+  /**
+   * The value of the position for the player to move (for a game that is
+   * over, the final seed difference, exact; 0 when truncated).
+   */
+  struct ayo_value value;
+  /**
+   * The length of the principal variation (the moves written to the
+   * caller's `pv` array), which starts with `best`.
+   */
+  size_t pv_len;
+  /**
+   * How many entries of `moves` are used: the number of legal moves.
+   */
+  size_t moves_count;
+  /**
+   * Every legal move with its value, in ascending pit order; entries from
+   * `moves_count` on are zero.
+   */
+  struct ayo_move_value moves[AYO_MAX_LEGAL_MOVES];
+  /**
+   * Plies searched (alpha-beta: the last completed iteration; MCTS: the
+   * deepest tree path; greedy and random: 1; 0 for a game that is over).
+   */
+  uint32_t depth;
+  /**
+   * Positions visited (alpha-beta) or simulations run (MCTS).
+   */
+  uint64_t nodes;
+} ayo_analysis;
 
 #ifdef __cplusplus
 extern "C" {
@@ -644,7 +868,7 @@ enum ayo_result ayo_game_setup(const struct ayo_game *game, struct ayo_setup *se
  * # Safety
  * `game` NULL or live; `player` NULL or valid for a write.
  */
-enum ayo_result ayo_game_to_move(const struct ayo_game *game, enum ayo_player *player);
+enum ayo_result ayo_game_to_move(const struct ayo_game *game, enum ayo_side *player);
 
 /**
  * Writes the 64-bit hash of the current position (board, stores and player
@@ -934,6 +1158,188 @@ enum ayo_result ayo_game_last_error(const struct ayo_game *game,
 enum ayo_result ayo_game_last_record_error(const struct ayo_game *game,
                                            enum ayo_record_field *field,
                                            size_t *offset);
+
+/**
+ * Makes the player of a level: `"1"` (random) to `"8"`, or `"max"` (any
+ * case); `ayo_level_name` lists them, `ayo_player_name` says which player
+ * and budget each is, and `docs/players.md` has the table. On success `*out_player` is a new handle owned by the caller
+ * (free it with `ayo_player_free`).
+ *
+ * `AYO_RESULT_UNKNOWN_LEVEL` for any other text (`AYO_RESULT_INVALID_UTF8`
+ * when it is not UTF-8).
+ *
+ * Thread safety: may be called from any thread at any time.
+ *
+ * # Safety
+ * `level` NULL or NUL-terminated; `out_player` NULL or valid for a write.
+ */
+enum ayo_result ayo_player_new_level(const char *level,
+                                     uint64_t seed,
+                                     struct ayo_player **out_player);
+
+/**
+ * Makes a player of `kind` (an `ayo_player_kind` value) with a budget of
+ * `amount` units of `budget_kind` (an `ayo_budget_kind` value: plies, nodes
+ * or milliseconds), seeded by `seed`. Random and greedy players ignore the
+ * budget, but it must still be valid. On success `*out_player` is a new
+ * handle owned by the caller (free it with `ayo_player_free`).
+ *
+ * `AYO_RESULT_UNKNOWN_PLAYER_KIND` for a `kind` outside the enum;
+ * `AYO_RESULT_BAD_BUDGET` for a `budget_kind` outside the enum or an amount
+ * out of its range (depth 1..=`UINT32_MAX`, nodes at least 1, milliseconds
+ * 1..=`AYO_MAX_BUDGET_MS`).
+ *
+ * Thread safety: may be called from any thread at any time.
+ *
+ * # Safety
+ * `out_player` NULL or valid for a write.
+ */
+enum ayo_result ayo_player_new_kind(int32_t kind,
+                                    int32_t budget_kind,
+                                    uint64_t amount,
+                                    uint64_t seed,
+                                    struct ayo_player **out_player);
+
+/**
+ * Releases a player handle. `ayo_player_free(NULL)` does nothing. Games are
+ * not affected.
+ *
+ * Thread safety: needs `player` exclusively; no other call may use it during
+ * or after this one.
+ *
+ * # Safety
+ * `player` must be NULL or a live handle from this library, not freed before.
+ */
+void ayo_player_free(struct ayo_player *player);
+
+/**
+ * Chooses the move to play in the current position of `game` and writes it,
+ * as the mover's relative pit 1..=6 (ready for `ayo_game_play`), to
+ * `*relative_pit`. The game is not changed: play the move yourself.
+ *
+ * `AYO_RESULT_GAME_OVER` when the game has ended and `AYO_RESULT_TRUNCATED`
+ * when it reached its ply cap (no move is chosen; the player's state is not
+ * touched). The search runs in the calling thread and takes the player's
+ * budget (with `AYO_BUDGET_KIND_MILLISECONDS`, about that long).
+ *
+ * Thread safety: needs `player` exclusively (the search updates its random
+ * number generator and tables); reads `game`, so several players may think
+ * about the same game at once, alongside other read-only calls on it.
+ *
+ * # Safety
+ * `player` and `game` NULL or live; `relative_pit` NULL or valid for a write.
+ */
+enum ayo_result ayo_player_choose(struct ayo_player *player,
+                                  const struct ayo_game *game,
+                                  uint8_t *relative_pit);
+
+/**
+ * Analyses the current position of `game`: writes the best move, the value
+ * with its bound, the value of every legal move, the depth and nodes
+ * searched to `*analysis`, the principal variation (relative pits 1..=6,
+ * each its own mover's, starting with the best move) to `pv` and its length
+ * to `*pv_len`. `best` is what `ayo_player_choose` would play in the same
+ * state. For a game that is over or truncated the analysis has no move
+ * (`best` 0, empty variation) and the final seed difference as its value.
+ *
+ * The analysis is kept on the player (`ayo_player_last_analysis`). When
+ * `pv_capacity` is too small the search has still run: the result is
+ * `AYO_RESULT_BUFFER_TOO_SMALL`, `*pv_len` is the length needed and
+ * `*analysis` is not written; fetch the same analysis with a larger array
+ * from `ayo_player_last_analysis` (analysing again would search again, and
+ * a player with random choices could answer differently). `pv` may be NULL
+ * when `pv_capacity` is 0.
+ *
+ * Thread safety: as for `ayo_player_choose`.
+ *
+ * # Safety
+ * `player` and `game` NULL or live; `analysis` and `pv_len` NULL or valid
+ * for a write; `pv` NULL or valid for `pv_capacity` writes.
+ */
+enum ayo_result ayo_player_analyze(struct ayo_player *player,
+                                   const struct ayo_game *game,
+                                   struct ayo_analysis *analysis,
+                                   uint8_t *pv,
+                                   size_t pv_capacity,
+                                   size_t *pv_len);
+
+/**
+ * Writes the analysis of the player's last successful or
+ * `AYO_RESULT_BUFFER_TOO_SMALL` `ayo_player_analyze` again, as that call
+ * describes (same array convention), without searching.
+ * `AYO_RESULT_NO_ANALYSIS` when the player has not analysed a position yet.
+ *
+ * Thread safety: reads `player`; may run concurrently with other read-only
+ * calls on the same handle.
+ *
+ * # Safety
+ * `player` NULL or live; `analysis` and `pv_len` NULL or valid for a write;
+ * `pv` NULL or valid for `pv_capacity` writes.
+ */
+enum ayo_result ayo_player_last_analysis(const struct ayo_player *player,
+                                         struct ayo_analysis *analysis,
+                                         uint8_t *pv,
+                                         size_t pv_capacity,
+                                         size_t *pv_len);
+
+/**
+ * Writes the player's kind and budget, e.g. `"alphabeta(depth=4)"`,
+ * `"mcts(nodes=5000)"`, `"random"`, into `buf` (text out-parameter
+ * convention as for `ayo_result_message`).
+ *
+ * Thread safety: reads `player`; may run concurrently with other read-only
+ * calls on the same handle.
+ *
+ * # Safety
+ * `player` NULL or live; `buf` NULL or valid for `len` bytes; `written` NULL
+ * or valid for a write.
+ */
+enum ayo_result ayo_player_name(const struct ayo_player *player,
+                                char *buf,
+                                size_t len,
+                                size_t *written);
+
+/**
+ * Writes the detail of the last failure of a call that takes a non-const
+ * `ayo_player *` (`ayo_player_choose`, `ayo_player_analyze`), e.g. `"the
+ * game is over: there is no move to choose"`, into `buf`; the empty string
+ * when the last such call succeeded. Text out-parameter convention as for
+ * `ayo_result_message`.
+ *
+ * Thread safety: reads `player`; may run concurrently with other read-only
+ * calls on the same handle.
+ *
+ * # Safety
+ * `player` NULL or live; `buf` NULL or valid for `len` bytes; `written` NULL
+ * or valid for a write.
+ */
+enum ayo_result ayo_player_last_error(const struct ayo_player *player,
+                                      char *buf,
+                                      size_t len,
+                                      size_t *written);
+
+/**
+ * The name of level `index` (0-based, weakest first): `"1"` .. `"8"`, then
+ * `"max"`; NULL when `index` is `AYO_LEVEL_COUNT` or more. Each name is
+ * accepted by `ayo_player_new_level`.
+ *
+ * Ownership: the string is static; do not free it.
+ *
+ * Thread safety: may be called from any thread at any time.
+ */
+const char *ayo_level_name(size_t index);
+
+/**
+ * Writes a value's `centiseeds` in words into `buf`: `"+1.25"`, `"-0.50"`,
+ * `"win by 6"`, `"loss by 2"` (text out-parameter convention as for
+ * `ayo_result_message`). Any `int32_t` is accepted.
+ *
+ * Thread safety: may be called from any thread at any time.
+ *
+ * # Safety
+ * `buf` NULL or valid for `len` bytes; `written` NULL or valid for a write.
+ */
+enum ayo_result ayo_value_text(int32_t centiseeds, char *buf, size_t len, size_t *written);
 
 /**
  * Writes a one-line English description of result `code` into `buf`.

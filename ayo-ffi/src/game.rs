@@ -42,6 +42,11 @@ impl ayo_game {
         }))
     }
 
+    /// The core game behind the handle.
+    pub(crate) fn core(&self) -> &Game {
+        &self.game
+    }
+
     /// Replaces the game, keeping the handle's ply cap.
     fn replace(&mut self, mut game: Game) {
         game.set_ply_cap(self.game.ply_cap());
@@ -49,21 +54,24 @@ impl ayo_game {
     }
 }
 
-/// A player (seat).
+/// A side of the board (a seat): who moves, who receives seeds, who won.
+///
+/// (Named `ayo_side` so that `ayo_player` can name the computer-player
+/// handle; the numbers are those of the 0.1 header's seat enum.)
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ayo_player {
+pub enum ayo_side {
     /// Player 0: owns pits 0..=5 and moves first in every preset.
     South = 0,
     /// Player 1: owns pits 6..=11.
     North = 1,
 }
 
-impl From<Player> for ayo_player {
-    fn from(p: Player) -> ayo_player {
+impl From<Player> for ayo_side {
+    fn from(p: Player) -> ayo_side {
         match p {
-            Player::South => ayo_player::South,
-            Player::North => ayo_player::North,
+            Player::South => ayo_side::South,
+            Player::North => ayo_side::North,
         }
     }
 }
@@ -248,7 +256,7 @@ impl From<LapEnd> for ayo_lap_end {
 }
 
 /// One step of a sowing trace. Fields that the kind does not use are 0
-/// (`pit`, `seeds`), `AYO_PLAYER_SOUTH` (`player`) and `AYO_LAP_END_NONE` (`end`).
+/// (`pit`, `seeds`), `AYO_SIDE_SOUTH` (`player`) and `AYO_LAP_END_NONE` (`end`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ayo_event {
@@ -259,7 +267,7 @@ pub struct ayo_event {
     /// Seeds lifted, captured or forfeited (`LIFT`, `RELAY`, `CAPTURE`, `GRAND_SLAM_FORFEITED`).
     pub seeds: u8,
     /// Who receives a collected 4 (`COLLECT`).
-    pub player: ayo_player,
+    pub player: ayo_side,
     /// Why the move ended (`END`).
     pub end: ayo_lap_end,
 }
@@ -270,7 +278,7 @@ impl From<&Event> for ayo_event {
             kind,
             pit: pit as u8,
             seeds: 0,
-            player: ayo_player::South,
+            player: ayo_side::South,
             end: ayo_lap_end::None,
         };
         match *e {
@@ -581,7 +589,7 @@ pub unsafe extern "C" fn ayo_game_setup(
 #[no_mangle]
 pub unsafe extern "C" fn ayo_game_to_move(
     game: *const ayo_game,
-    player: *mut ayo_player,
+    player: *mut ayo_side,
 ) -> ayo_result {
     // SAFETY: the caller's contract.
     unsafe {

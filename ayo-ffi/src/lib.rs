@@ -7,7 +7,7 @@
 //! Every rule lives in `ayo-core`; this crate only translates between C values
 //! and `ayo-core` values. Its conventions, modelled on rustls-ffi:
 //!
-//! * Opaque handles ([`ayo_rules`], [`ayo_game`]) made by `_new`/`_clone`
+//! * Opaque handles ([`ayo_rules`], [`ayo_game`], [`ayo_player`]) made by `_new`/`_clone`
 //!   functions and released by `_free`, where `_free(NULL)` does nothing.
 //!   No handle is ever borrowed from another: a game copies its rules, and
 //!   [`ayo_game_rules`] hands out a new rules handle.
@@ -21,16 +21,18 @@
 //!   [`ayo_result::Panic`] and never unwinds into C.
 //! * A failed call on a mutable handle leaves the handle as it was and keeps a
 //!   detailed message on it ([`ayo_rules_last_error`], [`ayo_game_last_error`],
-//!   [`ayo_game_last_record_error`]).
+//!   [`ayo_game_last_record_error`], [`ayo_player_last_error`]).
 
 #![allow(non_camel_case_types)]
 
 mod game;
+mod player;
 mod result;
 mod rules;
 mod util;
 
 pub use game::*;
+pub use player::*;
 pub use result::*;
 pub use rules::*;
 

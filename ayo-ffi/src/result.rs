@@ -11,8 +11,8 @@ use crate::util::{guard, write_str, Fail};
 /// The numbers are stable: a code keeps its number in every later version and
 /// a retired code's number is never given to another. They are grouped:
 /// 0 success; 1..=9 misuse of the API; 10..=19 rules; 20..=29 positions and
-/// records; 30..=49 moves; 50..=59 game queries; 100..=199 are reserved for
-/// the computer-player handle.
+/// records; 30..=49 moves; 50..=59 game queries; 100..=199 the computer-player
+/// handle (`ayo_player`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ayo_result {
@@ -67,11 +67,23 @@ pub enum ayo_result {
     GameNotOver = 50,
     /// The last failure on this game was not a record error (or there was none).
     NoRecordError = 51,
+    /// No playing level has this name (valid: 1 to 8 and max; see `ayo_level_name`).
+    UnknownLevel = 100,
+    /// The kind of player is not an `ayo_player_kind` value.
+    UnknownPlayerKind = 101,
+    /// The budget kind is not an `ayo_budget_kind` value, or the amount is out
+    /// of its range (see `ayo_player_new_kind`).
+    BadBudget = 102,
+    /// The player has not analysed a position yet (`ayo_player_last_analysis`).
+    NoAnalysis = 103,
+    /// The player panicked in an earlier call (`AYO_RESULT_PANIC`) and refuses
+    /// to search again; free it and make a new one.
+    PlayerBroken = 104,
 }
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 23] = [
+    pub(crate) const ALL: [ayo_result; 28] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -95,6 +107,11 @@ impl ayo_result {
         ayo_result::NothingToUndo,
         ayo_result::GameNotOver,
         ayo_result::NoRecordError,
+        ayo_result::UnknownLevel,
+        ayo_result::UnknownPlayerKind,
+        ayo_result::BadBudget,
+        ayo_result::NoAnalysis,
+        ayo_result::PlayerBroken,
     ];
 
     /// The code with number `code`, if there is one.
@@ -130,6 +147,15 @@ impl ayo_result {
             ayo_result::NothingToUndo => "there is no move to undo",
             ayo_result::GameNotOver => "the game is not over",
             ayo_result::NoRecordError => "the last failure was not a record error",
+            ayo_result::UnknownLevel => "unknown level; valid levels: 1 to 8 and max",
+            ayo_result::UnknownPlayerKind => {
+                "unknown kind of player; valid kinds: random, greedy, alphabeta, mcts"
+            }
+            ayo_result::BadBudget => "invalid budget kind or amount",
+            ayo_result::NoAnalysis => "the player has not analysed a position yet",
+            ayo_result::PlayerBroken => {
+                "the player panicked in an earlier call and cannot be used again"
+            }
         }
     }
 }
@@ -234,6 +260,11 @@ pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
             ayo_result::NothingToUndo => c"AYO_RESULT_NOTHING_TO_UNDO",
             ayo_result::GameNotOver => c"AYO_RESULT_GAME_NOT_OVER",
             ayo_result::NoRecordError => c"AYO_RESULT_NO_RECORD_ERROR",
+            ayo_result::UnknownLevel => c"AYO_RESULT_UNKNOWN_LEVEL",
+            ayo_result::UnknownPlayerKind => c"AYO_RESULT_UNKNOWN_PLAYER_KIND",
+            ayo_result::BadBudget => c"AYO_RESULT_BAD_BUDGET",
+            ayo_result::NoAnalysis => c"AYO_RESULT_NO_ANALYSIS",
+            ayo_result::PlayerBroken => c"AYO_RESULT_PLAYER_BROKEN",
         },
     };
     name.as_ptr()

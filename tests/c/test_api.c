@@ -40,9 +40,11 @@ _Static_assert(AYO_RESULT_TRUNCATED == 37, "stable result numbers");
 _Static_assert(AYO_RESULT_NOTHING_TO_UNDO == 38, "stable result numbers");
 _Static_assert(AYO_RESULT_GAME_NOT_OVER == 50, "stable result numbers");
 _Static_assert(AYO_RESULT_NO_RECORD_ERROR == 51, "stable result numbers");
+/* 100..=104, the computer player's: asserted in test_player.c. */
 _Static_assert(sizeof(ayo_setup) == 24, "ayo_setup layout");
 
-static const int ALL_CODES[] = {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 20, 21, 30, 31, 32, 33, 34, 35, 36, 37, 38, 50, 51};
+static const int ALL_CODES[] = {0,  1,  2,  3,  4,  5,  10, 11, 12, 13,  20,  21,  30,  31,
+                                32, 33, 34, 35, 36, 37, 38, 50, 51, 100, 101, 102, 103, 104};
 #define N_CODES (sizeof ALL_CODES / sizeof ALL_CODES[0])
 
 static const char START[] = "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0";
@@ -132,7 +134,7 @@ static void test_results(void) {
   }
   CHECK(strcmp(ayo_result_name(AYO_RESULT_EMPTY_PIT), "AYO_RESULT_EMPTY_PIT") == 0);
   {
-    const int unknown[] = {-1, 6, 9, 14, 52, 99, 100, 199, 1000, INT32_MIN, INT32_MAX};
+    const int unknown[] = {-1, 6, 9, 14, 52, 99, 105, 199, 1000, INT32_MIN, INT32_MAX};
     for (i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
       size_t n = 77;
       CHECK(ayo_result_name(unknown[i]) == NULL);
@@ -232,14 +234,14 @@ static void test_game_basics(void) {
   ayo_setup s;
   ayo_status status;
   ayo_outcome o;
-  ayo_player p;
+  ayo_side p;
   uint64_t h0 = 0, h1 = 0;
   char text[256];
   check_context = "game basics";
   CHECK_RESULT(ayo_game_setup(g, &s), AYO_RESULT_OK);
   CHECK(s.board[5] == 4 && s.stores[1] == 0 && s.no_capture == 0 && s.ply == 0);
   CHECK_RESULT(ayo_game_to_move(g, &p), AYO_RESULT_OK);
-  CHECK(p == AYO_PLAYER_SOUTH);
+  CHECK(p == AYO_SIDE_SOUTH);
   CHECK_RESULT(ayo_game_legal_moves(g, pits, sizeof pits, &n), AYO_RESULT_OK);
   CHECK(n == 6 && pits[0] == 1 && pits[5] == 6);
   CHECK_RESULT(ayo_game_legal_mask(g, &mask), AYO_RESULT_OK);
@@ -256,7 +258,7 @@ static void test_game_basics(void) {
   CHECK(last_error_contains(g, "") && ayo_game_last_error(g, text, sizeof text, &n) == AYO_RESULT_OK &&
         n == 0);
   CHECK_RESULT(ayo_game_to_move(g, &p), AYO_RESULT_OK);
-  CHECK(p == AYO_PLAYER_NORTH);
+  CHECK(p == AYO_SIDE_NORTH);
   CHECK_RESULT(ayo_game_hash(g, &h1), AYO_RESULT_OK);
   CHECK(h0 != h1);
   CHECK_RESULT(ayo_game_move_count(g, &n), AYO_RESULT_OK);
@@ -614,7 +616,7 @@ static void test_null_matrix(void) {
   uint8_t u8 = 42, pits[6];
   uint64_t u64 = 42;
   ayo_setup s;
-  ayo_player p = AYO_PLAYER_NORTH;
+  ayo_side p = AYO_SIDE_NORTH;
   ayo_status st = AYO_STATUS_TRUNCATED;
   ayo_outcome o;
   ayo_event ev[16];
@@ -676,7 +678,7 @@ static void test_null_matrix(void) {
   CHECK_RESULT(ayo_game_setup(g, NULL), NA);
   CHECK_RESULT(ayo_game_to_move(NULL, &p), NA);
   CHECK_RESULT(ayo_game_to_move(g, NULL), NA);
-  CHECK(p == AYO_PLAYER_NORTH);
+  CHECK(p == AYO_SIDE_NORTH);
   CHECK_RESULT(ayo_game_hash(NULL, &u64), NA);
   CHECK_RESULT(ayo_game_hash(g, NULL), NA);
   CHECK(u64 == 42);

@@ -122,7 +122,7 @@ std::string lap_end_name(ayo_lap_end e) {
   return "none";
 }
 
-std::string player_name(ayo_player p) { return p == AYO_PLAYER_SOUTH ? "south" : "north"; }
+std::string player_name(ayo_side p) { return p == AYO_SIDE_SOUTH ? "south" : "north"; }
 
 // The trace's collected 4s, captures and forfeits, in the vectors' shape.
 struct TraceTotals {
@@ -186,7 +186,7 @@ void check_outcome(const ayo_game *g, const json *want) {
   }
   static const char *const reasons[] = {"target", "move_limit", "repetition", "no_legal_move"};
   const json *winner = json_get(want, "winner");
-  std::string got_winner = o.winner == AYO_WINNER_DRAW ? "draw" : player_name(static_cast<ayo_player>(o.winner));
+  std::string got_winner = o.winner == AYO_WINNER_DRAW ? "draw" : player_name(static_cast<ayo_side>(o.winner));
   expect(got_winner == (winner->type == JSON_NULL ? "draw" : winner->string), "winner");
   expect(std::string(reasons[o.reason]) == json_get(want, "reason")->string, "reason");
   expect(ints(json_get(want, "scores")) == std::vector<int>{o.scores[0], o.scores[1]}, "scores");

@@ -151,7 +151,7 @@ static void check_vector(const json *v, ayo_game *g, ayo_game *other) {
   uint8_t pits[AYO_MAX_LEGAL_MOVES], abs_pits[AYO_MAX_LEGAL_MOVES], mask = 0, undone = 0;
   size_t n = 99, n_abs = 99, i;
   uint64_t hash_before = 0, hash = 1, hash_other = 2;
-  ayo_player mover;
+  ayo_side mover;
   ayo_setup setup;
 
   /* Every key of the format, with its type, before anything is read. */
