@@ -537,6 +537,7 @@ def conditions() -> dict[str, Any]:
             )
         },
         "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE", "(unset)"),
+        "OPENBLAS_L2_SIZE": os.environ.get("OPENBLAS_L2_SIZE", "(unset)"),
     }
 
 

@@ -33,6 +33,10 @@ use crate::rules::PyRules;
 const OBS: usize = 14;
 /// Actions per move.
 const ACTIONS: usize = 6;
+/// Transposition-table size (log2 entries) of each game's alpha-beta
+/// opponent: 4,096 entries (64 KiB), so that thousands of games fit in memory
+/// (a level's own table can be up to 32 MiB).
+const BATCH_TABLE_BITS: u32 = 12;
 /// Fewest games a thread is given: smaller batches use fewer threads (a
 /// thread costs more to start than a few dozen games cost to step).
 const MIN_GAMES_PER_THREAD: usize = 256;
@@ -205,6 +209,10 @@ impl Slot {
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         self.episodes = 0;
         self.opponent = match cfg.opponent {
+            Opponent::Agent(Kind::AlphaBeta, budget) => Some(Box::new(
+                players::AlphaBeta::new(budget, self.rng.next_u64())
+                    .with_table_bits(BATCH_TABLE_BITS),
+            )),
             Opponent::Agent(kind, budget) => {
                 Some(players::new_player(kind, budget, self.rng.next_u64()))
             }

@@ -43,7 +43,10 @@ __all__ = ["AyoVectorEnv", "BatchOpponent", "sb3_vec_env"]
 #: A built-in opponent of the batch: ``"random"``, ``"greedy"``, a level
 #: ``1``..``8`` or ``"max"``, an :class:`ayo.Player` with a depth or node
 #: budget (each game gets its own copy, seeded from the game's seed), or
-#: ``None`` for self-play.
+#: ``None`` for self-play. An alpha-beta opponent in a batch searches with a
+#: 4,096-entry transposition table (64 KiB a game, so that thousands of games
+#: fit in memory), so its moves can differ from the same level's
+#: :class:`ayo.Player`, whose table is larger.
 BatchOpponent = str | int | Any | None
 
 Observation = dict[str, npt.NDArray[Any]]
