@@ -698,8 +698,9 @@ typedef struct ayo_move_value {
  */
 typedef struct ayo_analysis {
   /**
-   * The move the player would choose, as the mover's relative pit 1..=6;
-   * 0 when the game is over or truncated (no legal move).
+   * The best move found, as the mover's relative pit 1..=6 (see
+   * `ayo_player_analyze` for when it is the move `ayo_player_choose`
+   * plays); 0 when the game is over or truncated (no legal move).
    */
   uint8_t best;
   /**
@@ -1238,9 +1239,15 @@ enum ayo_result ayo_player_choose(struct ayo_player *player,
  * with its bound, the value of every legal move, the depth and nodes
  * searched to `*analysis`, the principal variation (relative pits 1..=6,
  * each its own mover's, starting with the best move) to `pv` and its length
- * to `*pv_len`. `best` is what `ayo_player_choose` would play in the same
- * state. For a game that is over or truncated the analysis has no move
- * (`best` 0, empty variation) and the final seed difference as its value.
+ * to `*pv_len`. For a game that is over or truncated the analysis has no
+ * move (`best` 0, empty variation) and the final seed difference as its
+ * value.
+ *
+ * With a depth budget `best` is the move `ayo_player_choose` would play in
+ * the same state. Alpha-beta's analysis searches every root move with a full
+ * window (so that each move's value is exact), so under a node or time
+ * budget it may complete fewer plies than `choose` and pick another move,
+ * as in Rust (`ayo_core::players::Agent::analyze`).
  *
  * The analysis is kept on the player (`ayo_player_last_analysis`). When
  * `pv_capacity` is too small the search has still run: the result is

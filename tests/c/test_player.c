@@ -270,6 +270,57 @@ static void test_null_matrix(void) {
   ayo_game_free(g);
 }
 
+/* Text out-parameters: size query, one byte short (untouched), exact fit. */
+static void check_text(const char *what, ayo_result (*call)(const void *, char *, size_t, size_t *), const void *h) {
+  char buf[128];
+  size_t needed = 0, n = 0;
+  check_context = what;
+  CHECK_RESULT(call(h, NULL, 0, &needed), AYO_RESULT_BUFFER_TOO_SMALL);
+  CHECK(needed >= 2 && needed <= sizeof buf);
+  if (needed < 2 || needed > sizeof buf) return;
+  memset(buf, 'Z', sizeof buf);
+  CHECK_RESULT(call(h, buf, needed - 1, &n), AYO_RESULT_BUFFER_TOO_SMALL);
+  CHECK(n == needed && buf[0] == 'Z' && buf[needed - 2] == 'Z');
+  CHECK_RESULT(call(h, buf, needed, &n), AYO_RESULT_OK);
+  CHECK(n == needed - 1 && strlen(buf) == n);
+}
+
+static ayo_result player_name_text(const void *h, char *b, size_t l, size_t *w) {
+  return ayo_player_name((const ayo_player *)h, b, l, w);
+}
+static ayo_result player_error_text(const void *h, char *b, size_t l, size_t *w) {
+  return ayo_player_last_error((const ayo_player *)h, b, l, w);
+}
+static ayo_result value_text_win(const void *h, char *b, size_t l, size_t *w) {
+  (void)h;
+  return ayo_value_text(AYO_VALUE_WIN + 6 * AYO_VALUE_SEED, b, l, w);
+}
+
+static void test_buffers(void) {
+  ayo_player *p = level("4", 1);
+  ayo_game *g = new_game(TARGET_WON);
+  uint8_t pit;
+  char buf[32];
+  size_t n;
+  check_text("ayo_player_name", player_name_text, p);
+  CHECK_RESULT(ayo_player_choose(p, g, &pit), AYO_RESULT_GAME_OVER);
+  check_text("ayo_player_last_error", player_error_text, p);
+  check_text("ayo_value_text", value_text_win, NULL);
+  check_context = "value text";
+  CHECK_RESULT(ayo_value_text(AYO_VALUE_WIN + 6 * AYO_VALUE_SEED, buf, sizeof buf, &n), AYO_RESULT_OK);
+  CHECK(strcmp(buf, "win by 6") == 0);
+  CHECK_RESULT(ayo_value_text(-AYO_VALUE_WIN - 2 * AYO_VALUE_SEED, buf, sizeof buf, &n), AYO_RESULT_OK);
+  CHECK(strcmp(buf, "loss by 2") == 0);
+  CHECK_RESULT(ayo_value_text(125, buf, sizeof buf, &n), AYO_RESULT_OK);
+  CHECK(strcmp(buf, "+1.25") == 0);
+  CHECK_RESULT(ayo_value_text(-50, buf, sizeof buf, &n), AYO_RESULT_OK);
+  CHECK(strcmp(buf, "-0.50") == 0);
+  CHECK_RESULT(ayo_value_text(INT32_MIN, buf, sizeof buf, &n), AYO_RESULT_OK);
+  CHECK_RESULT(ayo_value_text(INT32_MAX, buf, sizeof buf, &n), AYO_RESULT_OK);
+  ayo_player_free(p);
+  ayo_game_free(g);
+}
+
 /* Finished and truncated games: choose refuses, analyze reports the end. */
 static void test_finished_games(void) {
   ayo_game *g = new_game(TARGET_WON);
@@ -583,6 +634,7 @@ int main(int argc, char **argv) {
   test_levels_and_kinds();
   test_bad_arguments();
   test_null_matrix();
+  test_buffers();
   test_finished_games();
   test_analysis();
   test_determinism();
