@@ -324,19 +324,24 @@ def envpool_connect_four(n: int, threads: int) -> Work:
 # ------------------------------------------------------------------- copies
 
 
+def calls(fn: Callable[[], object]) -> Work:
+    """``fn()`` called n times."""
+
+    def run(n: int) -> tuple[float, float]:
+        t = time.perf_counter()
+        for _ in range(n):
+            fn()
+        return n, time.perf_counter() - t
+
+    return run
+
+
 def ayo_copy() -> Work:
     g = ayo.Game("oware")
     rng = random.Random(SEED)
     for _ in range(20):
         g.play(rng.choice(g.legal_moves()))
-
-    def run(n: int) -> tuple[float, float]:
-        t = time.perf_counter()
-        for _ in range(n):
-            g.copy()
-        return n, time.perf_counter() - t
-
-    return run
+    return calls(g.copy)
 
 
 def openspiel_clone() -> Work:
@@ -345,14 +350,7 @@ def openspiel_clone() -> Work:
     rng = random.Random(SEED)
     for _ in range(20):
         s.apply_action(rng.choice(s.legal_actions()))
-
-    def run(n: int) -> tuple[float, float]:
-        t = time.perf_counter()
-        for _ in range(n):
-            s.clone()
-        return n, time.perf_counter() - t
-
-    return run
+    return calls(s.clone)
 
 
 # -------------------------------------------------------------------- suite
