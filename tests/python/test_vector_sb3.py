@@ -1,12 +1,13 @@
 """sb3-contrib's MaskablePPO trains on the batched environment (ayo.vector.sb3_vec_env).
 
 torch and sb3-contrib are not test dependencies (torch is large): this test is
-skipped when they are absent. Run it with
+skipped when torch is absent (with torch, a missing sb3-contrib fails it). Run it with
 ``pip install sb3-contrib && pytest tests/python/test_vector_sb3.py``.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
@@ -14,9 +15,10 @@ import pytest
 
 from ayo.vector import AyoVectorEnv, sb3_vec_env
 
+# Skipped only without torch; with torch, sb3-contrib must be installed too.
 pytest.importorskip("torch")
-sb3_contrib: Any = pytest.importorskip("sb3_contrib")
-maskable_utils: Any = pytest.importorskip("sb3_contrib.common.maskable.utils")
+sb3_contrib: Any = importlib.import_module("sb3_contrib")
+maskable_utils: Any = importlib.import_module("sb3_contrib.common.maskable.utils")
 
 
 @pytest.mark.parametrize("preset", ["oware", "ayoayo"])
