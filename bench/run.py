@@ -17,6 +17,7 @@ an installed ``ayo``). See docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import importlib.metadata
 import json
@@ -27,7 +28,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -61,13 +62,8 @@ class Row:
     anchor: float | None = None
     anchor_note: str = ""
     target: float | None = None
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ratio(self) -> float | None:
-        if self.ayo is None or self.anchor is None or self.anchor == 0:
-            return None
-        return self.ayo / self.anchor
+    #: The median of the per-pair ratios (ayo run / anchor run right after it).
+    ratio: float | None = None
 
     def met(self) -> str:
         if self.target is None:
@@ -89,25 +85,55 @@ class Settings:
         return smoke if self.smoke else full
 
 
+def rate(work: Work, size: int) -> float:
+    """Units per second of one run."""
+    units, seconds = work(size)
+    return units / seconds if seconds > 0 else float("inf")
+
+
 def median_rate(work: Work, size: int, repeats: int) -> float:
     """Median of ``repeats`` runs (after one warm-up run) in units per second."""
     work(max(1, size // 10))
-    rates = []
-    for _ in range(repeats):
-        units, seconds = work(size)
-        rates.append(units / seconds if seconds > 0 else float("inf"))
-    return statistics.median(rates)
+    return statistics.median(rate(work, size) for _ in range(repeats))
 
 
-def anchor_rate(work: Callable[[], Work], size: int, repeats: int) -> tuple[float | None, str]:
-    """The anchor's median rate, or None and why it could not run."""
+@dataclass
+class Pair:
+    """ayo and an anchor measured in alternation."""
+
+    ayo: float
+    anchor: float | None
+    note: str
+    ratio: float | None
+
+
+def paired(
+    ayo: Work, ayo_size: int, anchor: Callable[[], Work], anchor_size: int, repeats: int
+) -> Pair:
+    """ayo's and the anchor's runs alternated (ayo, anchor, ayo, anchor, …), so
+    that both see the same load on a shared machine: the median of each, and
+    the median of the ratios of each ayo run to the anchor run after it. An
+    anchor that cannot run leaves ayo's median alone."""
     try:
-        w = work()
-        return median_rate(w, size, repeats), ""
+        other = anchor()
     except Unavailable as err:
-        return None, str(err)
+        return Pair(median_rate(ayo, ayo_size, repeats), None, str(err), None)
     except ImportError as err:
-        return None, f"not installed ({err.name or err})"
+        note = f"not installed ({err.name or err})"
+        return Pair(median_rate(ayo, ayo_size, repeats), None, note, None)
+    ayo(max(1, ayo_size // 10))
+    other(max(1, anchor_size // 10))
+    mine, theirs = [], []
+    for _ in range(repeats):
+        mine.append(rate(ayo, ayo_size))
+        theirs.append(rate(other, anchor_size))
+    ratios = [a / b for a, b in zip(mine, theirs, strict=True) if b > 0]
+    return Pair(
+        statistics.median(mine),
+        statistics.median(theirs),
+        "",
+        statistics.median(ratios) if ratios else None,
+    )
 
 
 def need(module: str) -> Any:
@@ -268,6 +294,7 @@ def shimmy_oware() -> Work:
 # ------------------------------------------------------------------ batches
 
 
+@functools.cache
 def pgx_connect_four(n: int) -> Work:
     jax = need("jax")
     pgx = need("pgx")
@@ -300,6 +327,7 @@ def pgx_connect_four(n: int) -> Work:
     return run
 
 
+@functools.cache
 def envpool_connect_four(n: int, threads: int) -> Work:
     envpool = need("envpool")
     try:
@@ -363,135 +391,65 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
     def want(group: str) -> bool:
         return only is None or group in only
 
-    def progress(row: Row) -> None:
-        rows.append(row)
-        print(f"  {row.group}: {row.name}: done", file=sys.stderr, flush=True)
+    def add(
+        group: str, name: str, unit: str, anchor_name: str, p: Pair, target: float | None = None
+    ) -> None:
+        rows.append(Row(group, name, unit, p.ayo, anchor_name, p.anchor, p.note, target, p.ratio))
+        print(f"  {group}: {name} / {anchor_name}: done", file=sys.stderr, flush=True)
 
     if want("playouts"):
         size = cfg.size(4000, 20)
-        os_rate, os_note = anchor_rate(openspiel_playouts, size, r)
         for preset in PRESETS:
-            is_oware = preset == "oware"
-            progress(
-                Row(
-                    "playouts",
-                    f"native random playouts, {preset}",
-                    "games/s",
-                    median_rate(ayo_playouts(preset), size * 2, r),
-                    "OpenSpiel C++ oware, evaluate_bots(uniform random)",
-                    os_rate if is_oware else None,
-                    os_note if is_oware else "no such game in OpenSpiel",
-                )
-            )
+            name = f"native random playouts, {preset}"
+            anchor = "OpenSpiel C++ oware, evaluate_bots(uniform random)"
+            if preset == "oware":
+                p = paired(ayo_playouts(preset), size * 2, openspiel_playouts, size, r)
+            else:
+                ayo_rate = median_rate(ayo_playouts(preset), size * 2, r)
+                p = Pair(ayo_rate, None, "no such game in OpenSpiel", None)
+            add("playouts", name, "games/s", anchor, p)
     if want("loop"):
         size = cfg.size(200_000, 300)
-        os_rate, os_note = anchor_rate(openspiel_python_loop, size, r)
-        progress(
-            Row(
-                "loop",
-                "Python loop (legal moves + play), oware",
-                "plies/s",
-                median_rate(ayo_python_loop("oware"), size, r),
-                "OpenSpiel Python oware loop",
-                os_rate,
-                os_note,
-                target=1.5,
-            )
-        )
+        p = paired(ayo_python_loop("oware"), size, openspiel_python_loop, size, r)
+        name = "Python loop (legal moves + play), oware"
+        add("loop", name, "plies/s", "OpenSpiel Python oware loop", p, 1.5)
     if want("step"):
         size = cfg.size(100_000, 300)
         small = cfg.size(5_000, 300)  # the Python anchors are slower
-        pz_rate, pz_note = anchor_rate(pettingzoo_connect_four, small, r)
-        gym_rate = median_rate(ayo_gym_step("oware"), small * 4, r)
-        vec_rate = median_rate(ayo_vector_step("oware", 1, 1), size, r)
-        progress(
-            Row(
-                "step",
-                'env.step + obs + mask, oware: gymnasium.make("ayo/Ayo-v0")',
-                "steps/s",
-                gym_rate,
-                "PettingZoo connect_four_v3",
-                pz_rate,
-                pz_note,
-                target=50,
-            )
-        )
-        progress(
-            Row(
-                "step",
-                "env.step + obs + mask, oware: AyoVectorEnv(num_envs=1)",
-                "steps/s",
-                vec_rate,
-                "PettingZoo connect_four_v3",
-                pz_rate,
-                pz_note,
-                target=50,
-            )
-        )
-        sh_rate, sh_note = anchor_rate(shimmy_oware, small, r)
-        progress(
-            Row(
-                "step",
-                'env.step + obs + mask, oware: gymnasium.make("ayo/Ayo-v0")',
-                "steps/s",
-                gym_rate,
-                "OpenSpiel oware through Shimmy",
-                sh_rate,
-                sh_note,
-            )
-        )
+        gym_name = 'env.step + obs + mask, oware: gymnasium.make("ayo/Ayo-v0")'
+        vec_name = "env.step + obs + mask, oware: AyoVectorEnv(num_envs=1)"
+        pz = "PettingZoo connect_four_v3"
+        p = paired(ayo_gym_step("oware"), small * 4, pettingzoo_connect_four, small, r)
+        add("step", gym_name, "steps/s", pz, p, 50)
+        p = paired(ayo_vector_step("oware", 1, 1), size, pettingzoo_connect_four, small, r)
+        add("step", vec_name, "steps/s", pz, p, 50)
+        p = paired(ayo_gym_step("oware"), small * 4, shimmy_oware, small, r)
+        add("step", gym_name, "steps/s", "OpenSpiel oware through Shimmy", p)
     if want("batch"):
         for n in BATCHES:
             steps = cfg.size(max(50, 200_000 // n), max(3, 300 // n))
             # The anchors' single steps cost more (jit dispatch): fewer of them.
             few = cfg.size(min(3_000, steps), max(3, 300 // n))
-            pgx_rate, pgx_note = anchor_rate(lambda n=n: pgx_connect_four(n), few, r)
             for threads in THREADS:
-                ep_rate, ep_note = anchor_rate(
-                    lambda n=n, t=threads: envpool_connect_four(n, t), few, r
-                )
+                label = f"batch {n}, {threads} thread{'s' if threads > 1 else ''}"
                 for preset in ("oware", "ayoayo"):
-                    rate = median_rate(ayo_vector_step(preset, n, threads), steps, r)
                     target = None
                     if n == 1024:
                         target = 10 if preset == "oware" else 3
-                    progress(
-                        Row(
-                            "batch",
-                            f"batch {n}, {threads} thread{'s' if threads > 1 else ''}, {preset}",
-                            "env-steps/s",
-                            rate,
-                            "Pgx connect_four (CPU jax, jit+vmap)",
-                            pgx_rate,
-                            pgx_note,
-                            target=target,
-                        )
+                    ours = ayo_vector_step(preset, n, threads)
+                    p = paired(ours, steps, lambda n=n: pgx_connect_four(n), few, r)
+                    pgx = "Pgx connect_four (CPU jax, jit+vmap)"
+                    add("batch", f"{label}, {preset}", "env-steps/s", pgx, p, target)
+                    p = paired(
+                        ours, steps, lambda n=n, t=threads: envpool_connect_four(n, t), few, r
                     )
-                    progress(
-                        Row(
-                            "batch",
-                            f"batch {n}, {threads} thread{'s' if threads > 1 else ''}, {preset}",
-                            "env-steps/s",
-                            rate,
-                            f"EnvPool ConnectFour-v1 (num_threads={threads})",
-                            ep_rate,
-                            ep_note,
-                        )
-                    )
+                    envpool = f"EnvPool ConnectFour-v1 (num_threads={threads})"
+                    add("batch", f"{label}, {preset}", "env-steps/s", envpool, p)
     if want("copy"):
         size = cfg.size(300_000, 300)
-        os_rate, os_note = anchor_rate(openspiel_clone, size, r)
-        progress(
-            Row(
-                "copy",
-                "copy a mid-game state from Python (Game.copy)",
-                "copies/s",
-                median_rate(ayo_copy(), size, r),
-                "OpenSpiel oware state.clone()",
-                os_rate,
-                os_note,
-            )
-        )
+        p = paired(ayo_copy(), size, openspiel_clone, size, r)
+        name = "copy a mid-game state from Python (Game.copy)"
+        add("copy", name, "copies/s", "OpenSpiel oware state.clone()", p)
     return rows
 
 
@@ -583,9 +541,7 @@ def main(argv: list[str] | None = None) -> int:
                     "conditions": cond,
                     "repeats": repeats,
                     "smoke": args.smoke,
-                    "rows": [
-                        {**row.__dict__, "ratio": row.ratio, "met": row.met()} for row in rows
-                    ],
+                    "rows": [{**row.__dict__, "met": row.met()} for row in rows],
                 },
                 f,
                 indent=2,
