@@ -1163,8 +1163,9 @@ enum ayo_result ayo_game_last_record_error(const struct ayo_game *game,
 /**
  * Makes the player of a level: `"1"` (random) to `"8"`, or `"max"` (any
  * case); `ayo_level_name` lists them, `ayo_player_name` says which player
- * and budget each is, and `docs/players.md` has the table. On success `*out_player` is a new handle owned by the caller
- * (free it with `ayo_player_free`).
+ * and budget each is, and `docs/players.md` has the table. On success
+ * `*out_player` is a new handle owned by the caller (free it with
+ * `ayo_player_free`).
  *
  * `AYO_RESULT_UNKNOWN_LEVEL` for any other text (`AYO_RESULT_INVALID_UTF8`
  * when it is not UTF-8).
@@ -1239,9 +1240,9 @@ enum ayo_result ayo_player_choose(struct ayo_player *player,
  * with its bound, the value of every legal move, the depth and nodes
  * searched to `*analysis`, the principal variation (relative pits 1..=6,
  * each its own mover's, starting with the best move) to `pv` and its length
- * to `*pv_len`. For a game that is over or truncated the analysis has no
- * move (`best` 0, empty variation) and the final seed difference as its
- * value.
+ * to `*pv_len`. For a game that is over the analysis has no move (`best`
+ * 0, empty variation) and the final seed difference as its value; for a
+ * truncated game likewise, with value 0.
  *
  * With a depth budget `best` is the move `ayo_player_choose` would play in
  * the same state. Alpha-beta's analysis searches every root move with a full
@@ -1292,7 +1293,8 @@ enum ayo_result ayo_player_last_analysis(const struct ayo_player *player,
 /**
  * Writes the player's kind and budget, e.g. `"alphabeta(depth=4)"`,
  * `"mcts(nodes=5000)"`, `"random"`, into `buf` (text out-parameter
- * convention as for `ayo_result_message`).
+ * convention as for `ayo_result_message`). `AYO_RESULT_PLAYER_BROKEN`
+ * after the player panicked.
  *
  * Thread safety: reads `player`; may run concurrently with other read-only
  * calls on the same handle.

@@ -1,6 +1,7 @@
 // C++17 use of include/ayo.h: RAII owners for the handles, the two-call size
 // idiom for text and traces, every shared vector checked through the C API,
-// and distinct games on several std::threads at once.
+// distinct games on several std::threads at once, and computer players
+// (ayo_player) owned by std::unique_ptr, twins agreeing across threads.
 //
 // usage: test_cpp VECTOR_DIR
 
@@ -27,11 +28,15 @@ struct RulesFree {
 struct GameFree {
   void operator()(ayo_game *g) const { ayo_game_free(g); }
 };
+struct PlayerFree {
+  void operator()(ayo_player *p) const { ayo_player_free(p); }
+};
 struct JsonFree {
   void operator()(json *j) const { json_free(j); }
 };
 using Rules = std::unique_ptr<ayo_rules, RulesFree>;
 using Game = std::unique_ptr<ayo_game, GameFree>;
+using Player = std::unique_ptr<ayo_player, PlayerFree>;
 using Json = std::unique_ptr<json, JsonFree>;
 
 long passed = 0;
@@ -313,6 +318,81 @@ void check_threads() {
   }
 }
 
+// Computer players on std::threads: each thread's player (MCTS, or a level)
+// plays a whole game against itself; a twin (same kind, budget and seed)
+// replaying on this thread must choose every move the same, and analyze
+// must agree with the game's legal moves.
+void check_players() {
+  where = "players";
+  constexpr int kThreads = 4;
+  auto make = [](int t) {
+    ayo_player *raw = nullptr;
+    ayo_result r = t % 2 == 0 ? ayo_player_new_kind(AYO_PLAYER_KIND_MCTS, AYO_BUDGET_KIND_NODES, 200,
+                                                     static_cast<uint64_t>(t), &raw)
+                              : ayo_player_new_level("3", static_cast<uint64_t>(t), &raw);
+    expect_result(r, AYO_RESULT_OK, "ayo_player_new");
+    return Player(raw);
+  };
+  std::vector<std::string> records(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &records, &make] {
+      Player player = make(t);
+      Rules rules = make_rules(ayo_preset_name(static_cast<size_t>(t) % AYO_PRESET_COUNT));
+      Game game = make_game(rules.get());
+      ayo_game_set_ply_cap(game.get(), 200);
+      ayo_status status = AYO_STATUS_ONGOING;
+      uint8_t pit = 0;
+      while (ayo_game_status(game.get(), &status) == AYO_RESULT_OK && status == AYO_STATUS_ONGOING &&
+             ayo_player_choose(player.get(), game.get(), &pit) == AYO_RESULT_OK) {
+        ayo_game_play(game.get(), pit);
+      }
+      records[t] = text(ayo_game_record, game.get());
+    });
+  }
+  for (auto &t : threads) {
+    t.join();
+  }
+  for (int t = 0; t < kThreads; ++t) {
+    Player twin = make(t);
+    Rules rules = make_rules(ayo_preset_name(static_cast<size_t>(t) % AYO_PRESET_COUNT));
+    Game game = make_game(rules.get());
+    ayo_game_set_ply_cap(game.get(), 200);
+    ayo_status status = AYO_STATUS_ONGOING;
+    uint8_t pit = 0;
+    while (ayo_game_status(game.get(), &status) == AYO_RESULT_OK && status == AYO_STATUS_ONGOING &&
+           expect_result(ayo_player_choose(twin.get(), game.get(), &pit), AYO_RESULT_OK, "choose")) {
+      expect_result(ayo_game_play(game.get(), pit), AYO_RESULT_OK, "play the chosen move");
+    }
+    expect(text(ayo_game_record, game.get()) == records[t], "twin players play the same game");
+    // The end: choose refuses, analyze has no move.
+    expect_result(ayo_player_choose(twin.get(), game.get(), &pit),
+                  status == AYO_STATUS_ENDED ? AYO_RESULT_GAME_OVER : AYO_RESULT_TRUNCATED, "choose at the end");
+    ayo_analysis a{};
+    size_t pv_len = 1;
+    expect_result(ayo_player_analyze(twin.get(), game.get(), &a, nullptr, 0, &pv_len), AYO_RESULT_OK,
+                  "analyze at the end");
+    expect(a.best == 0 && a.moves_count == 0 && pv_len == 0, "no move at the end");
+  }
+  // Analysis in mid-game: one value per legal move, the line starts with the best move.
+  Player p = make(1);
+  Rules rules = make_rules("oware");
+  Game game = make_game(rules.get());
+  ayo_game_play(game.get(), 3);
+  ayo_analysis a{};
+  std::vector<uint8_t> pv(64);
+  size_t pv_len = 0;
+  if (expect_result(ayo_player_analyze(p.get(), game.get(), &a, pv.data(), pv.size(), &pv_len), AYO_RESULT_OK,
+                    "analyze")) {
+    std::vector<int> legal = legal_moves(game.get());
+    expect(a.moves_count == legal.size(), "a value for each legal move");
+    for (size_t i = 0; i < a.moves_count && i < legal.size(); ++i) {
+      expect(a.moves[i].relative_pit == legal[i], "moves in pit order");
+    }
+    expect(pv_len == a.pv_len && pv_len >= 1 && pv[0] == a.best, "the line starts with the best move");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -324,6 +404,7 @@ int main(int argc, char **argv) {
   expect(std::string(ayo_version()) == AYO_VERSION_STRING, "header and library versions agree");
   long vectors = check_vectors(argv[1]);
   check_threads();
+  check_players();
   std::printf("c++ vectors: %ld move vectors checked\n", vectors);
   std::printf("c++: %ld passed, %ld failed\n", passed, failed);
   return failed == 0 && passed > 0 ? 0 : 1;
