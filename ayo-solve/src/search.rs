@@ -38,6 +38,23 @@ pub struct SearchStats {
     pub probes: u64,
 }
 
+/// How the search scores play that never ends: a board repeated on the
+/// search path, and database values scored by the cycle convention.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Endless {
+    /// The convention: each player takes the seeds on their own side (at
+    /// the repeated board), and the databases' values as stored.
+    #[default]
+    Convention,
+    /// As the worst possible result for the player to move at the root
+    /// (all seeds on that board to the opponent). A value found this way is
+    /// a lower bound whatever endless play is worth.
+    RootWorst,
+    /// As the best possible result for the player to move at the root.
+    /// With [`Endless::RootWorst`], brackets the value under every convention.
+    RootBest,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     lo: i8,
@@ -57,6 +74,7 @@ pub struct Solver {
     budget: Option<u64>,
     path: Vec<u128>,
     tainted: bool,
+    endless: Endless,
 }
 
 fn key(board: &[u8; PITS]) -> u128 {
@@ -77,6 +95,7 @@ impl Solver {
             budget: None,
             path: Vec::new(),
             tainted: false,
+            endless: Endless::Convention,
         }
     }
 
@@ -84,6 +103,31 @@ impl Solver {
     /// that would need more answers `None`.
     pub fn set_budget(&mut self, nodes: Option<u64>) {
         self.budget = nodes;
+    }
+
+    /// Sets how play that never ends is scored (clears the transposition
+    /// table: its entries depend on it).
+    pub fn set_endless(&mut self, endless: Endless) {
+        if endless != self.endless {
+            self.tt.clear();
+        }
+        self.endless = endless;
+    }
+
+    /// The endless-play scoring in force.
+    pub fn endless(&self) -> Endless {
+        self.endless
+    }
+
+    /// The score of endless play at `board` for its mover, who is the root's
+    /// mover when `root_side`; `convention` is the conventional score.
+    fn endless_score(&self, board: &[u8; PITS], root_side: bool, convention: i32) -> i32 {
+        let n = seeds(board) as i32;
+        match (self.endless, root_side) {
+            (Endless::Convention, _) => convention,
+            (Endless::RootWorst, true) | (Endless::RootBest, false) => -n,
+            (Endless::RootWorst, false) | (Endless::RootBest, true) => n,
+        }
     }
 
     /// The databases.
@@ -116,9 +160,14 @@ impl Solver {
 
     /// [`Solver::value`] of `board` with South to move.
     pub fn board_value(&mut self, board: &[u8; PITS]) -> Option<i32> {
-        if let Some(v) = self.db.board_value(board) {
+        if let Some((v, cycle)) = self.db.board_entry(board) {
             self.stats.db_reads += 1;
-            return Some(v);
+            self.stats.db_cycle_reads += u64::from(cycle);
+            return Some(if cycle {
+                self.endless_score(board, true, v)
+            } else {
+                v
+            });
         }
         let start = self.stats.nodes;
         let n = seeds(board) as i32;
@@ -132,7 +181,7 @@ impl Solver {
             self.stats.probes += 1;
             self.path.clear();
             self.tainted = false;
-            g = match self.search(board, beta - 1, beta, start) {
+            g = match self.search(board, beta - 1, beta, true, start) {
                 Ok(v) => v,
                 Err(OutOfBudget) => return None,
             };
@@ -180,18 +229,26 @@ impl Solver {
         board: &[u8; PITS],
         mut alpha: i32,
         mut beta: i32,
+        root_side: bool,
         start: u64,
     ) -> Result<i32, OutOfBudget> {
         if let Some((v, cycle)) = self.db.board_entry(board) {
             self.stats.db_reads += 1;
             self.stats.db_cycle_reads += u64::from(cycle);
-            return Ok(v);
+            return Ok(if cycle {
+                self.endless_score(board, root_side, v)
+            } else {
+                v
+            });
         }
-        let k = key(board);
+        let mut k = key(board);
+        if self.endless != Endless::Convention && root_side {
+            k |= 1u128 << 127;
+        }
         if self.path.contains(&k) {
             self.stats.repetitions += 1;
             self.tainted = true;
-            return Ok(own_side_split(board));
+            return Ok(self.endless_score(board, root_side, own_side_split(board)));
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut first = None;
@@ -246,7 +303,7 @@ impl Solver {
         let mut best = i32::MIN;
         let mut best_mv = u8::MAX;
         for (_, action, gain, nb) in order {
-            let v = match self.search(&nb, gain - beta, gain - alpha, start) {
+            let v = match self.search(&nb, gain - beta, gain - alpha, !root_side, start) {
                 Ok(cv) => gain - cv,
                 Err(e) => {
                     self.path.pop();

@@ -4,8 +4,12 @@
 //! ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
 //! ayo-solve verify  --rules RULES [--max-seeds N] [--dir PATH] [--quiet]
 //! ayo-solve value   "<position record>" [--dir PATH] [--budget NODES]
-//! ayo-solve opening --rules RULES [--dir PATH] [--budget NODES]
+//! ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]
 //! ```
+//! `--bracket` also searches every first move with endless play (repetitions
+//! on the search path and cycle-scored database values) scored as the best
+//! and as the worst for the side to move: equal bounds mean the value does
+//! not depend on how endless play is scored.
 //! `RULES` is a rules record (`ayoayo`, `ayoayo[stuck_seeds=own_side]`, …);
 //! `--dir` defaults to `target/ayo-db`.
 
@@ -15,6 +19,7 @@ use std::time::Instant;
 
 use ayo_core::{record, Position, Rules};
 use ayo_solve::build::report_line;
+use ayo_solve::search::Endless;
 use ayo_solve::{Database, Solver};
 
 struct Args {
@@ -26,13 +31,14 @@ struct Args {
     quiet: bool,
     threads: Option<usize>,
     budget: Option<u64>,
+    bracket: bool,
 }
 
 const USAGE: &str = "usage:
   ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
   ayo-solve verify  --rules RULES [--max-seeds N] [--dir PATH] [--quiet]
   ayo-solve value   \"<position record>\" [--dir PATH] [--budget NODES]
-  ayo-solve opening --rules RULES [--dir PATH] [--budget NODES]";
+  ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]";
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
@@ -46,6 +52,7 @@ fn parse_args() -> Result<Args, String> {
         quiet: false,
         threads: None,
         budget: None,
+        bracket: false,
     };
     while let Some(arg) = it.next() {
         let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
@@ -60,6 +67,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "--dir" => a.dir = PathBuf::from(val("--dir")?),
             "--quiet" | "-q" => a.quiet = true,
+            "--bracket" => a.bracket = true,
             "--threads" => {
                 a.threads = Some(
                     val("--threads")?
@@ -194,6 +202,8 @@ fn run(a: Args) -> Result<(), String> {
             solver.set_budget(a.budget);
             let start = Position::start(&rules);
             let mut best = i32::MIN;
+            let mut bracket = (i32::MIN, i32::MIN);
+            let mut table = 0;
             for (mv, _) in start.children(solver.database().rules()) {
                 let t = Instant::now();
                 solver.reset_stats();
@@ -202,9 +212,29 @@ fn run(a: Args) -> Result<(), String> {
                     - i32::from(after.store(after.to_move()));
                 let v = gain - solver.value(&after).ok_or("node budget exhausted")?;
                 best = best.max(v);
-                let st = solver.stats();
+                let st = solver.stats().clone();
+                table = table.max(solver.table_len());
+                let mut range = String::new();
+                if a.bracket {
+                    // Endless play scored as best, then worst, for the player
+                    // to move after this move: bounds for the mover here.
+                    let mut bounds = [0i32; 2];
+                    for (i, mode) in [Endless::RootBest, Endless::RootWorst]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        solver.set_endless(mode);
+                        bounds[i] = gain - solver.value(&after).ok_or("node budget exhausted")?;
+                    }
+                    solver.set_endless(Endless::Convention);
+                    bracket = (bracket.0.max(bounds[0]), bracket.1.max(bounds[1]));
+                    range = format!(
+                        " [whatever endless play is worth: {:+}..={:+}]",
+                        bounds[0], bounds[1]
+                    );
+                }
                 println!(
-                    "move {}: value {v:+} (captures {gain}, then {} seeds); nodes {} db reads {} (cycle-scored {}) tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
+                    "move {}: value {v:+}{range} (captures {gain}, then {} seeds); nodes {} db reads {} (cycle-scored {}) tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
                     mv.relative_pit(),
                     after.board_seeds(),
                     st.nodes,
@@ -217,10 +247,22 @@ fn run(a: Args) -> Result<(), String> {
                     t.elapsed().as_secs_f64()
                 );
             }
+            if a.bracket {
+                println!(
+                    "start position: {:+}..={:+} for South whatever endless play is worth{}",
+                    bracket.0,
+                    bracket.1,
+                    if bracket.0 == bracket.1 {
+                        " (exact)"
+                    } else {
+                        ""
+                    }
+                );
+            }
             println!(
-                "start position of {}: value {best:+} for South; table {} entries; total {:.1} s; peak memory {:.0} MiB",
+                "start position of {}: value {best:+} for South; largest table {} entries; total {:.1} s; peak memory {:.0} MiB",
                 rules,
-                solver.table_len(),
+                table,
                 t0.elapsed().as_secs_f64(),
                 peak_rss_mib().unwrap_or(f64::NAN)
             );
