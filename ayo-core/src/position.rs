@@ -497,18 +497,7 @@ impl Position {
     /// endless relay. Does not check feeding or that the game goes on.
     #[inline]
     fn sown(&self, rules: &Rules, mv: Move) -> Option<Position> {
-        let s = sow::sow(rules, self.cells, self.lin, mv.pit())?;
-        let no_capture = if s.captured {
-            0
-        } else {
-            self.no_capture.saturating_add(1)
-        };
-        Some(Position {
-            cells: s.cells ^ (1u128 << PLAYER_SHIFT),
-            lin: s.lin,
-            no_capture,
-            ply: self.ply.wrapping_add(1),
-        })
+        sow::sow(rules, self.cells, self.lin, mv.pit()).map(|s| self.after(s))
     }
 
     /// [`Position::sown`] for one relay setting and capture mode (see `sow::sow_mode`).
@@ -518,18 +507,23 @@ impl Position {
         rules: &Rules,
         pit: usize,
     ) -> Option<Position> {
-        let s = sow::sow_mode::<RELAY, CAP>(rules, self.cells, self.lin, pit)?;
+        sow::sow_mode::<RELAY, CAP>(rules, self.cells, self.lin, pit).map(|s| self.after(s))
+    }
+
+    /// The position after a sown move: turn passed, counters updated.
+    #[inline(always)]
+    fn after(&self, s: sow::Sown) -> Position {
         let no_capture = if s.captured {
             0
         } else {
             self.no_capture.saturating_add(1)
         };
-        Some(Position {
+        Position {
             cells: s.cells ^ (1u128 << PLAYER_SHIFT),
             lin: s.lin,
             no_capture,
             ply: self.ply.wrapping_add(1),
-        })
+        }
     }
 
     /// The additive key, side to move included, before the final mixing of [`Position::hash`].
