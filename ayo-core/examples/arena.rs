@@ -11,6 +11,7 @@
 //!   --match A B                       two player specs instead of levels
 //!   --openings K                      random plies before the players take over (default 2)
 //!   --ply-cap N                       a game still going after N plies is a draw (default 500)
+//!   --balanced B                      redraw openings until a depth-6 search values them within ±B seeds
 //!   --seed S                          base seed (default 1)
 //!   --threads T                       worker threads (default 1)
 //! ```
@@ -23,7 +24,9 @@
 //!
 //! Game `i` of a pair starts from `K` uniformly random plies drawn with seed
 //! `S + i / 2`; games `2j` and `2j+1` share that opening with colours swapped.
-//! Draws count one half in the score; the table also shows wins alone.
+//! Draws count one half in the score; the table also shows wins alone, and
+//! how many opening pairs were won by the same colour both times (a pair that
+//! cannot tell the players apart: the opening decides it for the level of play).
 
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -114,6 +117,8 @@ struct Config {
     ply_cap: usize,
     seed: u64,
     threads: usize,
+    /// Accept only openings that a depth-6 alpha-beta search values within this many seeds.
+    balanced: Option<f64>,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -123,6 +128,8 @@ struct Tally {
     losses: u32,
     truncated: u32,
     plies: u64,
+    /// Opening pairs (games 2j, 2j+1) whose two games were won by the same colour.
+    same_colour: u32,
 }
 
 /// Plays game `i` of A against B; the result for A (+1, 0, -1), whether it was truncated, and its length.
@@ -136,13 +143,26 @@ fn play_one(
     let opening_seed = cfg.seed.wrapping_add((i / 2) as u64);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(opening_seed);
     let mut game = Game::new(*rules);
-    for _ in 0..cfg.openings {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
+    for attempt in 0.. {
+        game = Game::new(*rules);
+        for _ in 0..cfg.openings {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            game.play(moves[rng.random_range(0..moves.len())])
+                .map_err(|e| e.to_string())?;
+        }
+        let Some(limit) = cfg.balanced else { break };
+        if game.outcome().is_some() {
+            continue;
+        }
+        let v = AlphaBeta::new(Budget::Depth(6), 0)
+            .search(&game, false)
+            .value;
+        if (v.proven().is_none() && v.seeds().abs() <= limit) || attempt >= 100 {
             break;
         }
-        game.play(moves[rng.random_range(0..moves.len())])
-            .map_err(|e| e.to_string())?;
     }
     let a_seat = if i % 2 == 0 {
         Player::South
@@ -174,6 +194,7 @@ fn play_one(
 fn play_pair(rules: &Rules, a: &Spec, b: &Spec, cfg: &Config) -> Result<Tally, String> {
     let next = AtomicUsize::new(0);
     let tally = Mutex::new(Tally::default());
+    let results = Mutex::new(vec![0i32; cfg.games]);
     let error = Mutex::new(None::<String>);
     std::thread::scope(|scope| {
         for _ in 0..cfg.threads.max(1) {
@@ -184,6 +205,7 @@ fn play_pair(rules: &Rules, a: &Spec, b: &Spec, cfg: &Config) -> Result<Tally, S
                 }
                 match play_one(rules, a, b, i, cfg) {
                     Ok((r, trunc, plies)) => {
+                        results.lock().expect("results")[i] = r;
                         let mut t = tally.lock().expect("tally");
                         match r {
                             1 => t.wins += 1,
@@ -201,10 +223,15 @@ fn play_pair(rules: &Rules, a: &Spec, b: &Spec, cfg: &Config) -> Result<Tally, S
             });
         }
     });
-    match error.into_inner().expect("error") {
-        Some(e) => Err(e),
-        None => Ok(tally.into_inner().expect("tally")),
+    if let Some(e) = error.into_inner().expect("error") {
+        return Err(e);
     }
+    let mut t = tally.into_inner().expect("tally");
+    let r = results.into_inner().expect("results");
+    // A plays South in game 2j and North in 2j+1: the same colour won both
+    // when A's results are opposite and not draws.
+    t.same_colour = r.chunks(2).filter(|p| p[0] != 0 && p[0] == -p[1]).count() as u32;
+    Ok(t)
 }
 
 fn elo(p: f64) -> f64 {
@@ -248,6 +275,7 @@ fn run() -> Result<(), String> {
         ply_cap: 500,
         seed: 1,
         threads: 1,
+        balanced: None,
     };
     let num = |v: Option<String>, what: &str| -> Result<u64, String> {
         v.ok_or(format!("{what} needs a value"))?
@@ -283,6 +311,7 @@ fn run() -> Result<(), String> {
             "--ply-cap" => cfg.ply_cap = num(args.next(), "--ply-cap")? as usize,
             "--seed" => cfg.seed = num(args.next(), "--seed")?,
             "--threads" => cfg.threads = num(args.next(), "--threads")? as usize,
+            "--balanced" => cfg.balanced = Some(num(args.next(), "--balanced")? as f64),
             "-h" | "--help" => {
                 println!("see the header of ayo-core/examples/arena.rs for the options");
                 return Ok(());
@@ -309,23 +338,28 @@ fn run() -> Result<(), String> {
         }
     };
     println!(
-        "games per pair {}, openings {} random plies, ply cap {}, seed {}, threads {}; draws count ½",
-        cfg.games, cfg.openings, cfg.ply_cap, cfg.seed, cfg.threads
+        "games per pair {}, openings {} random plies{}, ply cap {}, seed {}, threads {}; draws count ½",
+        cfg.games,
+        cfg.openings,
+        cfg.balanced.map_or(String::new(), |b| format!(" valued within ±{b} seeds at depth 6")),
+        cfg.ply_cap,
+        cfg.seed,
+        cfg.threads
     );
     for preset in presets {
         let rules = preset.rules();
         println!("\n## {preset}\n");
         println!(
-            "| A | B | W-D-L (A) | A wins | A score | Elo A−B [95% CI] | trunc | plies/game | s |"
+            "| A | B | W-D-L (A) | A wins | A score | Elo A−B [95% CI] | same-colour pairs | trunc | plies/game | s |"
         );
-        println!("|---|---|---|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|---|---|---|");
         for (a, b) in &pairs {
             let t0 = Instant::now();
             let t = play_pair(&rules, a, b, &cfg)?;
             let (score, e, lo, hi) = stats(&t);
             let n = f64::from(t.wins + t.draws + t.losses);
             println!(
-                "| {} | {} | {}-{}-{} | {:.1}% | {:.1}% | {:+.0} [{:+.0}, {:+.0}] | {} | {:.0} | {:.1} |",
+                "| {} | {} | {}-{}-{} | {:.1}% | {:.1}% | {:+.0} [{:+.0}, {:+.0}] | {} of {} | {} | {:.0} | {:.1} |",
                 a.0,
                 b.0,
                 t.wins,
@@ -336,6 +370,8 @@ fn run() -> Result<(), String> {
                 e,
                 lo,
                 hi,
+                t.same_colour,
+                cfg.games / 2,
                 t.truncated,
                 t.plies as f64 / n,
                 t0.elapsed().as_secs_f64()

@@ -45,6 +45,8 @@ struct Entry {
     depth: u8,
     bound: u8,
     mv: u8,
+    /// The search that stored the entry; entries of earlier searches count as empty.
+    generation: u8,
 }
 
 const EXACT: u8 = 0;
@@ -64,13 +66,16 @@ const UPPER: u8 = 2;
 /// assert_eq!(a.pv[0], a.best.unwrap());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct AlphaBeta {
     budget: Budget,
     weights: Option<Weights>,
     tt_bits: Option<u32>,
     rng: Rng,
     seed: u64,
+    /// The table, kept between searches so that it is not allocated each move.
+    table: Vec<Entry>,
+    generation: u8,
 }
 
 /// One search: the state that lives for a single `choose` or `analyze`.
@@ -79,6 +84,7 @@ struct Search<'a> {
     weights: Weights,
     tt: Vec<Entry>,
     tt_mask: usize,
+    generation: u8,
     history: [u32; 12],
     path: Vec<u128>,
     track_repetition: bool,
@@ -93,6 +99,17 @@ struct Search<'a> {
     pv_len: [usize; MAX_PLY],
 }
 
+impl std::fmt::Debug for AlphaBeta {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AlphaBeta")
+            .field("budget", &self.budget)
+            .field("weights", &self.weights)
+            .field("table_bits", &self.table_bits())
+            .field("seed", &self.seed)
+            .finish_non_exhaustive()
+    }
+}
+
 impl AlphaBeta {
     /// An alpha-beta player with `budget`, the rules' default weights and a
     /// transposition table sized for the budget; `seed` orders equal root moves.
@@ -103,6 +120,8 @@ impl AlphaBeta {
             tt_bits: None,
             rng: Rng::seed_from_u64(seed),
             seed,
+            table: Vec::new(),
+            generation: 0,
         }
     }
 
@@ -146,15 +165,20 @@ impl AlphaBeta {
             Budget::Time(t) => (MAX_DEPTH, u64::MAX, Some(start + t)),
         };
         let bits = self.table_bits();
+        let size = if bits == 0 { 0 } else { 1usize << bits };
+        // A new generation makes every stored entry count as empty, exactly as
+        // a cleared table; the table is really cleared when the counter wraps.
+        self.generation = self.generation.wrapping_add(1);
+        if self.table.len() != size || self.generation == 0 {
+            self.table = vec![Entry::default(); size];
+            self.generation = 1;
+        }
         let mut s = Search {
             rules,
             weights: self.weights.unwrap_or_else(|| Weights::for_rules(rules)),
-            tt: if bits == 0 {
-                Vec::new()
-            } else {
-                vec![Entry::default(); 1 << bits]
-            },
-            tt_mask: if bits == 0 { 0 } else { (1 << bits) - 1 },
+            tt: std::mem::take(&mut self.table),
+            tt_mask: size.saturating_sub(1),
+            generation: self.generation,
             history: [0; 12],
             path: Vec::with_capacity(256),
             track_repetition: rules.repetition() == Repetition::OwnSide,
@@ -196,6 +220,7 @@ impl AlphaBeta {
                 break;
             }
         }
+        self.table = std::mem::take(&mut s.tt);
         let (mut moves, best, value, pv, depth) =
             done.expect("the first iteration always completes");
         moves.sort_by_key(|m| m.mv);
@@ -362,7 +387,7 @@ impl Search<'_> {
         let mut tt_move = NO_MOVE;
         if !self.tt.is_empty() {
             let e = self.tt[slot];
-            if e.key == key {
+            if e.key == key && e.generation == self.generation {
                 tt_move = e.mv;
                 if u32::from(e.depth) >= depth {
                     let cut = match e.bound {
@@ -439,13 +464,14 @@ impl Search<'_> {
                 EXACT
             };
             let e = &mut self.tt[slot];
-            if e.key != key || u32::from(e.depth) <= depth {
+            if e.key != key || e.generation != self.generation || u32::from(e.depth) <= depth {
                 *e = Entry {
                     key,
                     value: best,
                     depth: depth.min(255) as u8,
                     bound,
                     mv: best_mv,
+                    generation: self.generation,
                 };
             }
         }

@@ -284,8 +284,11 @@ pub trait Agent: Send {
     /// The move to play in the current position of `game`, or `None` when the
     /// game is over (or truncated). Always a legal move.
     fn choose(&mut self, game: &Game) -> Option<Move>;
-    /// The analysis of the current position: [`Analysis::best`] is the move
-    /// [`Agent::choose`] would play with the same state.
+    /// The analysis of the current position: the best move, its value, the
+    /// principal variation and the value of every legal move. With a depth
+    /// budget [`Analysis::best`] is the move [`Agent::choose`] plays; alpha-beta's
+    /// analysis gives every root move a full window, so under a node or time
+    /// budget it may complete fewer plies than `choose` and differ from it.
     fn analyze(&mut self, game: &Game) -> Analysis;
 }
 
