@@ -538,3 +538,13 @@ def test_step_releases_the_gil() -> None:
     duration, inside = python_progress_during(lambda: env.step(actions))
     assert duration > 0.02
     assert inside >= 3
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    import ayo.vector
+
+    result = doctest.testmod(ayo.vector)
+    assert result.attempted >= 5
+    assert result.failed == 0
