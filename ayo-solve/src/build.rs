@@ -484,8 +484,14 @@ impl Database {
     /// at least every child value that does not depend on endless play, and
     /// have a flagged child in their layer (else they could not be open).
     pub fn verify(&self, quiet: bool) -> VerifyReport {
+        self.verify_from(0, quiet)
+    }
+
+    /// [`Database::verify`] of the layers `from..=max` only (the lower
+    /// layers are read as they are, to check the higher ones against).
+    pub fn verify_from(&self, from: usize, quiet: bool) -> VerifyReport {
         let mut report = VerifyReport::default();
-        for layer in &self.layers {
+        for layer in self.layers.iter().skip(from) {
             let r = self.verify_layer(layer, quiet);
             report.checked += r.checked;
             report.exact += r.exact;

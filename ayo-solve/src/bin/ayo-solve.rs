@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
-//! ayo-solve verify  --rules RULES [--max-seeds N] [--dir PATH] [--quiet]
+//! ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
 //! ayo-solve value   "<position record>" [--dir PATH] [--budget NODES]
 //! ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]
 //! ```
@@ -32,11 +32,12 @@ struct Args {
     threads: Option<usize>,
     budget: Option<u64>,
     bracket: bool,
+    from_seeds: Option<usize>,
 }
 
 const USAGE: &str = "usage:
   ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
-  ayo-solve verify  --rules RULES [--max-seeds N] [--dir PATH] [--quiet]
+  ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
   ayo-solve value   \"<position record>\" [--dir PATH] [--budget NODES]
   ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]";
 
@@ -53,6 +54,7 @@ fn parse_args() -> Result<Args, String> {
         threads: None,
         budget: None,
         bracket: false,
+        from_seeds: None,
     };
     while let Some(arg) = it.next() {
         let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
@@ -68,6 +70,13 @@ fn parse_args() -> Result<Args, String> {
             "--dir" => a.dir = PathBuf::from(val("--dir")?),
             "--quiet" | "-q" => a.quiet = true,
             "--bracket" => a.bracket = true,
+            "--from-seeds" => {
+                a.from_seeds = Some(
+                    val("--from-seeds")?
+                        .parse()
+                        .map_err(|e| format!("--from-seeds: {e}"))?,
+                )
+            }
             "--threads" => {
                 a.threads = Some(
                     val("--threads")?
@@ -138,9 +147,10 @@ fn run(a: Args) -> Result<(), String> {
                 None => Database::open_all(&rules, &a.dir),
             }
             .map_err(|e| e.to_string())?;
-            let rep = db.verify(a.quiet);
+            let from = a.from_seeds.unwrap_or(0);
+            let rep = db.verify_from(from, a.quiet);
             println!(
-                "verified layers 0..={} of {}: {} positions, {} exact, {} cycle-scored, {} failed ({:.1} s)",
+                "verified layers {from}..={} of {}: {} positions, {} exact, {} cycle-scored, {} failed ({:.1} s)",
                 db.max_seeds(),
                 db.key(),
                 rep.checked,
