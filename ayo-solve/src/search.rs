@@ -62,6 +62,9 @@ struct Entry {
     best: u8,
 }
 
+/// Stack reserved for a search thread.
+const SEARCH_STACK: usize = 1 << 30;
+
 /// Ran out of node budget.
 struct OutOfBudget;
 
@@ -169,6 +172,21 @@ impl Solver {
                 v
             });
         }
+        // Lines without captures can run deep: search on a thread with a
+        // large stack (reserved, touched only as deep as the search goes).
+        let board = *board;
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, || self.mtdf(&board))
+                .expect("spawn the search thread")
+                .join()
+                .expect("the search thread does not panic")
+        })
+    }
+
+    /// MTD(f): null-window searches closing in on the exact value.
+    fn mtdf(&mut self, board: &[u8; PITS]) -> Option<i32> {
         let start = self.stats.nodes;
         let n = seeds(board) as i32;
         let (mut lo, mut hi) = (-n, n);
