@@ -230,8 +230,12 @@ impl Game {
             .fold(0, |m, mv| m | 1 << mv.action())
     }
 
-    /// The legal moves with the positions they lead to.
-    pub fn children(&self) -> &Children {
+    /// The legal moves with the positions they lead to (empty when the game
+    /// is over or truncated, like [`Game::legal_moves`]).
+    pub fn children(&self) -> &[(Move, Position)] {
+        if self.is_truncated() {
+            return &[];
+        }
         &self.children
     }
 

@@ -267,6 +267,21 @@ fn ended_games_get_no_move_and_their_final_value() {
 }
 
 #[test]
+fn truncated_games_get_no_move() {
+    // A ply cap stops the game without ending it: no player may move (nor panic).
+    let rules = Rules::preset("oware").unwrap();
+    let mut g = Game::new(rules);
+    g.play_action(2).unwrap();
+    g.set_ply_cap(Some(1));
+    assert!(g.children().is_empty());
+    for kind in Kind::ALL {
+        let mut q = new_player(kind, Budget::Nodes(100), 0);
+        assert_eq!(q.choose(&g), None, "{kind}");
+        assert_eq!(q.analyze(&g).best, None, "{kind}");
+    }
+}
+
+#[test]
 fn a_node_budget_bounds_the_search_and_a_time_budget_returns() {
     let game = Game::new(Rules::preset("oware").unwrap());
     let a = AlphaBeta::new(Budget::Nodes(5_000), 0).search(&game, false);
