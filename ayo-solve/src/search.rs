@@ -133,6 +133,19 @@ impl Solver {
         }
     }
 
+    /// The databases' value of `board`, if held, counted, with a
+    /// cycle-scored value rescored as [`Solver::set_endless`] says.
+    fn db_read(&mut self, board: &[u8; PITS], root_side: bool) -> Option<i32> {
+        let (v, cycle) = self.db.board_entry(board)?;
+        self.stats.db_reads += 1;
+        self.stats.db_cycle_reads += u64::from(cycle);
+        Some(if cycle {
+            self.endless_score(board, root_side, v)
+        } else {
+            v
+        })
+    }
+
     /// The databases.
     pub fn database(&self) -> &Database {
         &self.db
@@ -163,14 +176,8 @@ impl Solver {
 
     /// [`Solver::value`] of `board` with South to move.
     pub fn board_value(&mut self, board: &[u8; PITS]) -> Option<i32> {
-        if let Some((v, cycle)) = self.db.board_entry(board) {
-            self.stats.db_reads += 1;
-            self.stats.db_cycle_reads += u64::from(cycle);
-            return Some(if cycle {
-                self.endless_score(board, true, v)
-            } else {
-                v
-            });
+        if let Some(v) = self.db_read(board, true) {
+            return Some(v);
         }
         // Lines without captures can run deep: search on a thread with a
         // large stack (reserved, touched only as deep as the search goes).
@@ -250,14 +257,8 @@ impl Solver {
         root_side: bool,
         start: u64,
     ) -> Result<i32, OutOfBudget> {
-        if let Some((v, cycle)) = self.db.board_entry(board) {
-            self.stats.db_reads += 1;
-            self.stats.db_cycle_reads += u64::from(cycle);
-            return Ok(if cycle {
-                self.endless_score(board, root_side, v)
-            } else {
-                v
-            });
+        if let Some(v) = self.db_read(board, root_side) {
+            return Ok(v);
         }
         let mut k = key(board);
         if self.endless != Endless::Convention && root_side {
