@@ -200,7 +200,7 @@ impl AlphaBeta {
                 .extend(hist[n - 1 - back..n - 1].iter().map(Position::packed));
         }
         let root = *game.position();
-        let mut order: Vec<(Move, Position)> = game.children().iter().copied().collect();
+        let mut order: Vec<(Move, Position)> = game.children().to_vec();
         order.shuffle(&mut self.rng);
         let mut done: Option<Iteration> = None;
         for depth in 1..=max_depth {
