@@ -484,7 +484,12 @@ impl Position {
     /// The non-empty pits of the player to move, as a bit set over actions 0..=5.
     #[inline]
     pub fn nonempty_actions(&self) -> u8 {
-        let row = (self.cells >> (8 * self.to_move().first_pit())) as u64 & 0xFFFF_FFFF_FFFF;
+        // The mover's six bytes, without a variable 128-bit shift.
+        let row = if sow::mover(self.cells) == 0 {
+            self.cells as u64
+        } else {
+            (self.cells >> 48) as u64
+        } & 0xFFFF_FFFF_FFFF;
         // Set the high bit of each non-zero byte, then gather bits 7, 15, …, 47
         // into bits 40..=45 with one multiply (the 36 partial products land on
         // distinct bits, so nothing carries).
