@@ -46,10 +46,12 @@ use ayo_core::{Player, Position, Repetition, RuleParams, Rules, Setup, StuckSeed
 pub mod build;
 pub mod db;
 pub mod index;
+pub mod perfect;
 pub mod search;
 
 pub use build::{Database, LayerReport, VerifyReport};
 pub use db::{DbError, Layer};
+pub use perfect::Perfect;
 pub use search::{SearchStats, Solver};
 
 /// The rules a database is built for: `rules` with the target removed.

@@ -14,6 +14,8 @@
 //! can force it by play that ends never has to repeat.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
 
 use ayo_core::{Move, Position, PITS};
 
@@ -71,10 +73,11 @@ struct OutOfBudget;
 /// Exact values and best moves from the databases plus search.
 #[derive(Debug)]
 pub struct Solver {
-    db: Database,
+    db: Arc<Database>,
     tt: HashMap<u128, Entry>,
     stats: SearchStats,
     budget: Option<u64>,
+    deadline: Option<Instant>,
     path: Vec<u128>,
     tainted: bool,
     endless: Endless,
@@ -89,13 +92,15 @@ fn key(board: &[u8; PITS]) -> u128 {
 }
 
 impl Solver {
-    /// A solver over `db`, with no node budget.
-    pub fn new(db: Database) -> Solver {
+    /// A solver over `db` (owned, or shared with other solvers through an
+    /// [`Arc`]), with no node budget.
+    pub fn new(db: impl Into<Arc<Database>>) -> Solver {
         Solver {
-            db,
+            db: db.into(),
             tt: HashMap::new(),
             stats: SearchStats::default(),
             budget: None,
+            deadline: None,
             path: Vec::new(),
             tainted: false,
             endless: Endless::Convention,
@@ -106,6 +111,12 @@ impl Solver {
     /// that would need more answers `None`.
     pub fn set_budget(&mut self, nodes: Option<u64>) {
         self.budget = nodes;
+    }
+
+    /// Stops each call at `deadline` (`None`: no deadline); a call still
+    /// searching then answers `None`, like an exhausted node budget.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// Sets how play that never ends is scored (clears the transposition
@@ -149,6 +160,16 @@ impl Solver {
     /// The databases.
     pub fn database(&self) -> &Database {
         &self.db
+    }
+
+    /// The databases, shared.
+    pub fn shared_database(&self) -> Arc<Database> {
+        Arc::clone(&self.db)
+    }
+
+    /// Empties the transposition table (its memory grows with every search).
+    pub fn clear_table(&mut self) {
+        self.tt.clear();
     }
 
     /// The work done so far.
@@ -284,6 +305,12 @@ impl Solver {
         self.stats.nodes += 1;
         if let Some(b) = self.budget {
             if self.stats.nodes - start > b {
+                return Err(OutOfBudget);
+            }
+        }
+        // Reading the clock costs more than a node: look every 1,024 nodes.
+        if let Some(d) = self.deadline {
+            if self.stats.nodes % 1024 == 0 && Instant::now() >= d {
                 return Err(OutOfBudget);
             }
         }

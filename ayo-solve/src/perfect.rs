@@ -1,0 +1,344 @@
+//! The `perfect` computer level: optimal moves from the databases plus the
+//! exact search, and the strongest search where they cannot answer.
+//!
+//! [`Perfect`] is an [`Agent`] like every other player. For each move it asks
+//! the [`Solver`] for the exact value of every legal move and plays the best;
+//! it answers from the databases at once when the board is held, and searches
+//! above them within its [`Budget`]. When the rules are not those of the
+//! databases, or the search runs out of budget, it plays as level `max`
+//! ([`Level::MAX`]) and says so ([`Perfect::last_source`]).
+//!
+//! **Values** are seed differences if play goes on until the board is empty:
+//! the current stores plus the exact future captures (the target never
+//! changes who wins, see `docs/solving.md`).
+//!
+//! **Choosing among equal values.** Several moves can keep the best value.
+//! A value that does not depend on endless play is always kept by a move whose
+//! own value does not either (the other moves can only be worth less), and the
+//! player prefers those, then moves to a position not yet seen in the game
+//! (so that it does not walk in circles), then larger immediate captures (so
+//! that it cashes its win), then the lowest pit. So it never lets a database
+//! win slip (`tests/perfect.rs` plays thousands of won positions against every
+//! level and checks that the margin is realised).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use ayo_core::{players::{Agent, Bound}, Game, Rules, Setup, Position};
+//! use ayo_solve::{perfect::{Perfect, Source}, Database};
+//!
+//! let rules = Rules::preset("ayoayo")?;
+//! let db = Arc::new(Database::build(&rules, 6, None, true)?.0);
+//! let mut setup = Setup::start(&rules);
+//! setup.board = [0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0];
+//! setup.stores = [23, 22];
+//! let game = Game::from_position(rules, Position::from_setup(&rules, &setup)?);
+//! let mut perfect = Perfect::new(db, ayo_core::players::Budget::Nodes(100_000), 1);
+//! let a = perfect.analyze(&game);
+//! assert_eq!(perfect.last_source(), Source::Database);
+//! assert_eq!(a.bound, Bound::Exact);
+//! assert_eq!(a.value.proven(), Some(1 + 3)); // 23 - 22 now, +3 to come
+//! assert_eq!(perfect.choose(&game), a.best);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use ayo_core::players::{Agent, Analysis, Bound, Budget, Level, MoveValue, Value};
+use ayo_core::{Game, Move, Position, Rules};
+
+use crate::{solve_rules, Database, DbError, Solver};
+
+/// The search budget of a `perfect` player given [`Budget::Depth`] (which
+/// means nothing to an exact search): nodes per move.
+pub const DEFAULT_NODES: u64 = 2_000_000;
+
+/// Clear the solver's transposition table when it grows past this many entries.
+const TABLE_LIMIT: usize = 4_000_000;
+
+/// Plies of principal variation reported by [`Agent::analyze`].
+const PV_PLIES: usize = 24;
+
+/// Where a [`Perfect`] player's last answer came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// Nothing asked yet, or the game was over.
+    None,
+    /// Every move's value read from the databases.
+    Database,
+    /// Exact values found by searching above the databases.
+    Search,
+    /// The rules are not the databases' or the budget ran out: level `max`.
+    Fallback,
+}
+
+impl Source {
+    /// A short name: `none`, `database`, `search` or `fallback`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Source::None => "none",
+            Source::Database => "database",
+            Source::Search => "search",
+            Source::Fallback => "fallback",
+        }
+    }
+}
+
+/// One legal move as the exact search sees it.
+#[derive(Clone, Copy, Debug)]
+struct Scored {
+    mv: Move,
+    /// The mover's future captures minus the opponent's, this move included.
+    value: i32,
+    /// What this move captures now (mover minus opponent).
+    gain: i32,
+    /// The value depends on how endless play is scored.
+    endless: bool,
+    /// The move leads back to a position already seen in the game.
+    repeats: bool,
+}
+
+impl Scored {
+    /// The preference order described in the module docs (greater is better).
+    fn key(&self) -> (i32, bool, bool, i32, std::cmp::Reverse<u8>) {
+        (
+            self.value,
+            !self.endless,
+            !self.repeats,
+            self.gain,
+            std::cmp::Reverse(self.mv.action()),
+        )
+    }
+}
+
+/// The `perfect` level. See the [module](self) docs.
+pub struct Perfect {
+    solver: Solver,
+    budget: Budget,
+    fallback: Box<dyn Agent>,
+    last: Source,
+    seed: u64,
+}
+
+impl std::fmt::Debug for Perfect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Perfect")
+            .field("rules", &self.solver.database().key())
+            .field("max_seeds", &self.solver.database().max_seeds())
+            .field("budget", &self.budget)
+            .field("last", &self.last)
+            .finish()
+    }
+}
+
+impl Perfect {
+    /// A perfect player over `db` (shareable between players) searching
+    /// within `budget` per move: [`Budget::Nodes`] counts boards expanded
+    /// above the databases, [`Budget::Time`] is a wall-time limit, and
+    /// [`Budget::Depth`] means [`DEFAULT_NODES`]. The fallback (level `max`,
+    /// or alpha-beta with the same wall time under a time budget) is seeded
+    /// by `seed`.
+    pub fn new(db: impl Into<Arc<Database>>, budget: Budget, seed: u64) -> Perfect {
+        let fallback = match budget {
+            Budget::Time(_) => {
+                ayo_core::players::new_player(ayo_core::players::Kind::AlphaBeta, budget, seed)
+            }
+            _ => Level::MAX.player(seed),
+        };
+        Perfect {
+            solver: Solver::new(db),
+            budget,
+            fallback,
+            last: Source::None,
+            seed,
+        }
+    }
+
+    /// Loads every layer of `rules` found in `dir` ([`Database::open_all`])
+    /// and makes a player over them.
+    pub fn open(rules: &Rules, dir: &Path, budget: Budget, seed: u64) -> Result<Perfect, DbError> {
+        Ok(Perfect::new(Database::open_all(rules, dir)?, budget, seed))
+    }
+
+    /// The databases.
+    pub fn database(&self) -> &Database {
+        self.solver.database()
+    }
+
+    /// The databases, to share with another player.
+    pub fn shared_database(&self) -> Arc<Database> {
+        self.solver.shared_database()
+    }
+
+    /// The budget per move.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// The seed of the fallback player.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Where the last [`Agent::choose`] or [`Agent::analyze`] got its answer.
+    pub fn last_source(&self) -> Source {
+        self.last
+    }
+
+    /// Whether the databases are for `rules` (the same rules, any target).
+    pub fn plays(&self, rules: &Rules) -> bool {
+        solve_rules(rules).is_ok_and(|r| r == *self.solver.database().rules())
+    }
+
+    /// The exact value of every legal move of `pos` in `game` (the history
+    /// marks repeats), or `None` when the rules differ or the budget ran out.
+    fn score(
+        &mut self,
+        game: &Game,
+        pos: &Position,
+        children: &[(Move, Position)],
+    ) -> Option<Vec<Scored>> {
+        if children.is_empty() || !self.plays(game.rules()) {
+            return None;
+        }
+        if self.solver.table_len() > TABLE_LIMIT {
+            self.solver.clear_table();
+        }
+        let start_nodes = self.solver.stats().nodes;
+        let nodes = match self.budget {
+            Budget::Nodes(n) => Some(n),
+            Budget::Depth(_) => Some(DEFAULT_NODES),
+            Budget::Time(_) => None,
+        };
+        self.solver.set_deadline(match self.budget {
+            Budget::Time(t) => Some(Instant::now() + t),
+            _ => None,
+        });
+        let me = pos.to_move();
+        let searched_before = self.solver.stats().nodes;
+        let mut out = Vec::with_capacity(children.len());
+        for &(mv, child) in children {
+            let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
+                - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
+            let board = child.normalized().board();
+            let (rest, endless) = match self.solver.database().board_entry(&board) {
+                Some(entry) => entry,
+                None => {
+                    let used = self.solver.stats().nodes - start_nodes;
+                    self.solver
+                        .set_budget(nodes.map(|n| n.saturating_sub(used)));
+                    (self.solver.board_value(&board)?, false)
+                }
+            };
+            let repeats = game
+                .positions()
+                .iter()
+                .any(|p| p.board() == child.board() && p.to_move() == child.to_move());
+            out.push(Scored {
+                mv,
+                value: gain - rest,
+                gain,
+                endless,
+                repeats,
+            });
+        }
+        self.solver.set_budget(None);
+        self.solver.set_deadline(None);
+        self.last = if self.solver.stats().nodes > searched_before {
+            Source::Search
+        } else {
+            Source::Database
+        };
+        Some(out)
+    }
+
+    fn best(scored: &[Scored]) -> Scored {
+        *scored
+            .iter()
+            .max_by_key(|s| s.key())
+            .expect("scored moves are never empty")
+    }
+
+    /// The stores' difference for the player to move.
+    fn banked(pos: &Position) -> i32 {
+        let me = pos.to_move();
+        i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
+    }
+}
+
+impl Agent for Perfect {
+    fn name(&self) -> String {
+        format!(
+            "perfect(db<={}, {})",
+            self.solver.database().max_seeds(),
+            self.budget
+        )
+    }
+
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        let children = game.children().to_vec();
+        if children.is_empty() {
+            self.last = Source::None;
+            return None;
+        }
+        match self.score(game, game.position(), &children) {
+            Some(scored) => Some(Perfect::best(&scored).mv),
+            None => {
+                self.last = Source::Fallback;
+                self.fallback.choose(game)
+            }
+        }
+    }
+
+    fn analyze(&mut self, game: &Game) -> Analysis {
+        if let Some(a) = Analysis::of_ended(game) {
+            self.last = Source::None;
+            return a;
+        }
+        let pos = *game.position();
+        let nodes_before = self.solver.stats().nodes;
+        let children = game.children().to_vec();
+        let Some(scored) = self.score(game, &pos, &children) else {
+            self.last = Source::Fallback;
+            return self.fallback.analyze(game);
+        };
+        let source = self.last;
+        let banked = Perfect::banked(&pos);
+        let best = Perfect::best(&scored);
+        let moves = scored
+            .iter()
+            .map(|s| MoveValue {
+                mv: s.mv,
+                value: Value::from_final_difference(banked + s.value),
+                bound: Bound::Exact,
+            })
+            .collect();
+        // The principal variation: both sides playing this player's choice.
+        let mut pv = vec![best.mv];
+        let mut line = game.clone();
+        line.play(best.mv).expect("a scored move is legal");
+        while pv.len() < PV_PLIES {
+            let children = line.children().to_vec();
+            let here = *line.position();
+            match self.score(&line, &here, &children) {
+                Some(s) => {
+                    let mv = Perfect::best(&s).mv;
+                    pv.push(mv);
+                    line.play(mv).expect("a scored move is legal");
+                }
+                None => break,
+            }
+        }
+        self.last = source;
+        Analysis {
+            best: Some(best.mv),
+            value: Value::from_final_difference(banked + best.value),
+            bound: Bound::Exact,
+            depth: pv.len() as u32,
+            pv,
+            moves,
+            nodes: self.solver.stats().nodes - nodes_before,
+        }
+    }
+}
