@@ -97,6 +97,19 @@
 #define AYO_PITS 12
 
 /**
+ * The largest `max_seeds` of `ayo_database_build` (the file format's limit;
+ * in practice the time and memory a layer takes set a lower one: layer 24
+ * alone holds 417,225,900 boards).
+ */
+#define AYO_MAX_DATABASE_SEEDS 40
+
+/**
+ * The most threads `ayo_database_build` and `ayo_database_verify` accept
+ * (0 means one per core).
+ */
+#define AYO_MAX_THREADS 1024
+
+/**
  * The number of playing levels (`"1"`..`"8"` and `"max"`; see `ayo_level_name`).
  */
 #define AYO_LEVEL_COUNT 9
@@ -133,8 +146,8 @@
  * The numbers are stable: a code keeps its number in every later version and
  * a retired code's number is never given to another. They are grouped:
  * 0 success; 1..=9 misuse of the API; 10..=19 rules; 20..=29 positions and
- * records; 30..=49 moves; 50..=59 game queries; 100..=199 the computer-player
- * handle (`ayo_player`).
+ * records; 30..=49 moves; 50..=59 game queries; 100..=109 the computer-player
+ * handle (`ayo_player`); 110..=119 endgame databases (`ayo_database`).
  */
 typedef enum ayo_result {
   /**
@@ -256,7 +269,60 @@ typedef enum ayo_result {
    * to search again; free it and make a new one.
    */
   AYO_RESULT_PLAYER_BROKEN = 104,
+  /**
+   * The player is not a `perfect` player (`ayo_player_last_source` asks
+   * only those).
+   */
+  AYO_RESULT_NOT_PERFECT = 105,
+  /**
+   * These rules cannot be solved by endgame databases: they have a move
+   * limit or a repetition rule (e.g. `ayo`, `olopon`, `oware`), whose
+   * values depend on more than the board.
+   */
+  AYO_RESULT_DATABASE_UNSUPPORTED_RULES = 110,
+  /**
+   * A database layer file is missing (no layer 0 for these rules in the
+   * directory); see the rules handle's `ayo_rules_last_error` for the file.
+   */
+  AYO_RESULT_DATABASE_MISSING = 111,
+  /**
+   * A database layer file is damaged or does not match: bad magic, format
+   * version, rules, layer, count, length or checksum (the rules handle's
+   * `ayo_rules_last_error` names the file and the problem). Such a file is
+   * never read as wrong values and never overwritten.
+   */
+  AYO_RESULT_DATABASE_DAMAGED = 112,
+  /**
+   * A database file or directory could not be read, written or created,
+   * or the build's threads could not be started (see the rules handle's
+   * `ayo_rules_last_error`).
+   */
+  AYO_RESULT_DATABASE_IO = 113,
 } ayo_result;
+
+/**
+ * Where a `perfect` player's last answer came from (`ayo_player_last_source`).
+ */
+typedef enum ayo_perfect_source {
+  /**
+   * Nothing asked yet, or the game was over.
+   */
+  AYO_PERFECT_SOURCE_NONE = 0,
+  /**
+   * Every move's exact value was read from the databases.
+   */
+  AYO_PERFECT_SOURCE_DATABASE = 1,
+  /**
+   * Exact values found by searching above the databases (within the budget).
+   */
+  AYO_PERFECT_SOURCE_SEARCH = 2,
+  /**
+   * The rules are not the databases' (e.g. `oware`), or the search ran out
+   * of budget: the move came from level `max` (from alpha-beta with the
+   * same wall time under a time budget), and the values are heuristic.
+   */
+  AYO_PERFECT_SOURCE_FALLBACK = 3,
+} ayo_perfect_source;
 
 /**
  * A side of the board (a seat): who moves, who receives seeds, who won.
@@ -511,6 +577,20 @@ typedef enum ayo_budget_kind {
 } ayo_budget_kind;
 
 /**
+ * Endgame databases (opaque): the exact value of every board of
+ * 0..=`max_seeds` seeds under one rule set, loaded into memory
+ * (`ayo_solve::Database`; `docs/solving.md` says what the values mean).
+ *
+ * Made by `ayo_database_open` or `ayo_database_build`; owned by the caller,
+ * who releases it with `ayo_database_free` exactly once. The databases never
+ * change once made: every function taking a database reads it, so any number
+ * of threads may use one handle at once. A `perfect` player made from it
+ * (`ayo_player_new_perfect`) shares the databases rather than borrowing the
+ * handle: the handle may be freed before or after its players.
+ */
+typedef struct ayo_database ayo_database;
+
+/**
  * A game in progress (opaque): its rules, start position, the moves played
  * and the positions they led to (for undo and repetition), and the outcome.
  *
@@ -522,15 +602,17 @@ typedef enum ayo_budget_kind {
 typedef struct ayo_game ayo_game;
 
 /**
- * A computer player (opaque): a random, greedy, alpha-beta or MCTS player
- * with its budget, seed and search state (random number generator,
+ * A computer player (opaque): a random, greedy, alpha-beta, MCTS or
+ * `perfect` (endgame databases and exact search) player with its budget, seed and search state (random number generator,
  * transposition table), the analysis of its last `ayo_player_analyze`, and
  * the detail of its last failed call (`ayo_player_last_error`).
  *
- * Made by `ayo_player_new_level` or `ayo_player_new_kind`; owned by the
- * caller, who releases it with `ayo_player_free` exactly once. A player never
- * refers to a game: it reads the game passed to each call during that call
- * only.
+ * Made by `ayo_player_new_level`, `ayo_player_new_kind` or
+ * `ayo_player_new_perfect`; owned by the caller, who releases it with
+ * `ayo_player_free` exactly once. A player never refers to a game: it reads
+ * the game passed to each call during that call only. A perfect player
+ * shares the databases of the `ayo_database` it was made from (they stay
+ * alive as long as the player, whenever the database handle is freed).
  *
  * Determinism: two players made alike (same level, or same kind, budget and
  * seed) and shown the same sequence of games make the same choices, the same
@@ -745,6 +827,177 @@ extern "C" {
  * Thread safety: may be called from any thread at any time.
  */
 const char *ayo_version(void);
+
+/**
+ * Loads the endgame databases of `rules` from the directory `dir`: every
+ * consecutive layer file `0, 1, 2, …` of these rules found there (the files
+ * `ayo_database_build` and the `ayo-solve build` command write; the rules'
+ * target does not matter). Each file is checked whole (magic, format
+ * version, rules, layer, size and both checksums) before it is used. On
+ * success `*out_database` is a new handle owned by the caller (free it with
+ * `ayo_database_free`).
+ *
+ * `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit or a
+ * repetition rule (e.g. the `ayo`, `olopon` and `oware` presets);
+ * `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules;
+ * `AYO_RESULT_DATABASE_DAMAGED` when a layer file is damaged or does not
+ * match; `AYO_RESULT_DATABASE_IO` when a file cannot be read;
+ * `AYO_RESULT_INVALID_UTF8` when `dir` is not UTF-8. On failure
+ * `ayo_rules_last_error(rules)` says which file and what is wrong (the
+ * rules themselves are unchanged); after a success it is empty.
+ *
+ * Thread safety: needs `rules` exclusively (the failure detail is kept on
+ * it; clone the rules to open databases on several threads at once).
+ * Loading reads the whole of every file in the calling thread.
+ *
+ * # Safety
+ * `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+ * valid for a write.
+ */
+enum ayo_result ayo_database_open(struct ayo_rules *rules,
+                                  const char *dir,
+                                  struct ayo_database **out_database);
+
+/**
+ * Builds the endgame databases of `rules` for every board of 0 to
+ * `max_seeds` seeds into the directory `dir` (created if needed) and loads
+ * them: one file per layer, each written through a temporary file renamed
+ * into place. Building is resumable: a layer whose file is already there
+ * and checks out is read instead of built again, so a build that was
+ * stopped can be run again; a file that exists but does not check out is
+ * refused with its error (`AYO_RESULT_DATABASE_DAMAGED`), never
+ * overwritten. Nothing is printed. On success `*out_database` is a new
+ * handle owned by the caller (free it with `ayo_database_free`).
+ *
+ * Cost: layer `n` holds C(n + 11, 11) boards, one byte each, and takes
+ * about ten times that in working memory while it is built; up to 8 seeds
+ * takes a fraction of a second, 20 seeds minutes, 24 seeds hours (see
+ * `docs/solving.md`). The build runs on a pool of `threads` threads of its
+ * own (0: one per core, at most `AYO_MAX_THREADS`) and returns when it is
+ * done.
+ *
+ * `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
+ * `AYO_MAX_DATABASE_SEEDS` or too many threads; otherwise the codes of
+ * `ayo_database_open` (`AYO_RESULT_DATABASE_IO` also when the directory or
+ * a file cannot be created or written, or the threads cannot be started),
+ * with the detail in `ayo_rules_last_error(rules)`.
+ *
+ * Thread safety: needs `rules` exclusively, as for `ayo_database_open`.
+ * Two builds must not write the same directory at once.
+ *
+ * # Safety
+ * `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+ * valid for a write.
+ */
+enum ayo_result ayo_database_build(struct ayo_rules *rules,
+                                   uint32_t max_seeds,
+                                   const char *dir,
+                                   uint32_t threads,
+                                   struct ayo_database **out_database);
+
+/**
+ * Releases a database handle. `ayo_database_free(NULL)` does nothing.
+ * Players made from it keep the databases (they are freed with the last of
+ * them).
+ *
+ * Thread safety: needs `database` exclusively; no other call may use it
+ * during or after this one. Its players may go on being used on other
+ * threads meanwhile.
+ *
+ * # Safety
+ * `database` must be NULL or a live handle from this library, not freed
+ * before.
+ */
+void ayo_database_free(struct ayo_database *database);
+
+/**
+ * Writes the largest seed count whose boards the databases hold to
+ * `*max_seeds` (every board of 0..=`*max_seeds` seeds has its value).
+ *
+ * Thread safety: reads `database`; may run concurrently with any other call
+ * on it except `ayo_database_free`.
+ *
+ * # Safety
+ * `database` NULL or live; `max_seeds` NULL or valid for a write.
+ */
+enum ayo_result ayo_database_max_seeds(const struct ayo_database *database, uint32_t *max_seeds);
+
+/**
+ * Re-checks every stored value against the values of its successors
+ * (`ayo_solve::Database::verify`): a value that does not depend on endless
+ * play must equal the best move's exactly, one scored by the cycle
+ * convention must lie within its bounds. Writes the number of boards
+ * checked to `*checked` and the number that failed to `*failed` (0 for
+ * sound databases). Takes about as long as loading and reading every
+ * successor of every board once; runs on a pool of `threads` threads of its
+ * own (0: one per core, at most `AYO_MAX_THREADS`, else
+ * `AYO_RESULT_INVALID_ARGUMENT`).
+ *
+ * Thread safety: reads `database`; may run concurrently with any other call
+ * on it except `ayo_database_free`.
+ *
+ * # Safety
+ * `database` NULL or live; `checked` and `failed` NULL or valid for a write.
+ */
+enum ayo_result ayo_database_verify(const struct ayo_database *database,
+                                    uint32_t threads,
+                                    uint64_t *checked,
+                                    uint64_t *failed);
+
+/**
+ * Makes a `perfect` player over `database`: for each move it reads the
+ * exact value of every legal move from the databases when they hold the
+ * board, searches exactly above them otherwise, and plays the best (ties
+ * go to moves whose value does not depend on endless play, then to
+ * positions not yet seen in the game, then to larger captures, then to the
+ * lowest pit); `ayo_player_analyze` then gives exact values (bound
+ * `AYO_BOUND_EXACT`, `proven` 1, `final_difference` the stores' difference
+ * plus the future captures). When the game's rules are not the databases'
+ * (any target is fine) or the search runs out of budget, it plays as level
+ * `max` and says so (`ayo_player_last_source`).
+ *
+ * The budget per move is `amount` units of `budget_kind`, checked as for
+ * `ayo_player_new_kind` (`AYO_RESULT_BAD_BUDGET`): nodes count the boards
+ * expanded above the databases; milliseconds are wall time (the fallback
+ * is then alpha-beta with that time); a depth budget means 2,000,000 nodes.
+ * `seed` seeds the fallback. On success `*out_player` is a new handle owned
+ * by the caller (free it with `ayo_player_free`); `ayo_player_choose`,
+ * `ayo_player_analyze`, `ayo_player_name` (`"perfect(db<=8, nodes=…)"`)
+ * and the other player functions work on it as on any player.
+ *
+ * The player shares the databases: `database` may be freed at any time
+ * afterwards, and several players (on several threads) may share them.
+ *
+ * Thread safety: reads `database`; may run concurrently with any other call
+ * on it except `ayo_database_free`.
+ *
+ * # Safety
+ * `database` NULL or live; `out_player` NULL or valid for a write.
+ */
+enum ayo_result ayo_player_new_perfect(const struct ayo_database *database,
+                                       int32_t budget_kind,
+                                       uint64_t amount,
+                                       uint64_t seed,
+                                       struct ayo_player **out_player);
+
+/**
+ * Writes where a `perfect` player's last `ayo_player_choose` or
+ * `ayo_player_analyze` got its answer to `*source`: the databases, the
+ * exact search, or the level-`max` fallback (`AYO_PERFECT_SOURCE_NONE`
+ * before the first call and after a call on a game that was over).
+ *
+ * `AYO_RESULT_NOT_PERFECT` for a player not made by
+ * `ayo_player_new_perfect`; `AYO_RESULT_PLAYER_BROKEN` after the player
+ * panicked.
+ *
+ * Thread safety: reads `player`; may run concurrently with other read-only
+ * calls on the same handle.
+ *
+ * # Safety
+ * `player` NULL or live; `source` NULL or valid for a write.
+ */
+enum ayo_result ayo_player_last_source(const struct ayo_player *player,
+                                       enum ayo_perfect_source *source);
 
 /**
  * Makes a new game at the start position of `rules` (a copy of them is kept:

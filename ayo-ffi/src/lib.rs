@@ -7,10 +7,12 @@
 //! Every rule lives in `ayo-core`; this crate only translates between C values
 //! and `ayo-core` values. Its conventions, modelled on rustls-ffi:
 //!
-//! * Opaque handles ([`ayo_rules`], [`ayo_game`], [`ayo_player`]) made by `_new`/`_clone`
-//!   functions and released by `_free`, where `_free(NULL)` does nothing.
-//!   No handle is ever borrowed from another: a game copies its rules, and
-//!   [`ayo_game_rules`] hands out a new rules handle.
+//! * Opaque handles ([`ayo_rules`], [`ayo_game`], [`ayo_player`],
+//!   [`ayo_database`]) made by `_new`/`_clone`/`_open`/`_build` functions and
+//!   released by `_free`, where `_free(NULL)` does nothing. No handle is ever
+//!   borrowed from another: a game copies its rules, [`ayo_game_rules`] hands
+//!   out a new rules handle, and a `perfect` player shares its databases with
+//!   the database handle (an `Arc`), so either may be freed first.
 //! * Every fallible function returns an [`ayo_result`], whose numbers are
 //!   stable and never reused. Out-parameters are written only on
 //!   [`ayo_result::Ok`], with one documented exception: on
@@ -25,12 +27,14 @@
 
 #![allow(non_camel_case_types)]
 
+mod database;
 mod game;
 mod player;
 mod result;
 mod rules;
 mod util;
 
+pub use database::*;
 pub use game::*;
 pub use player::*;
 pub use result::*;

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use ayo_core::players::{self, Agent, Analysis, Bound, Budget, Kind, Level, MoveValue, Value};
 use ayo_core::{Game, Status};
+use ayo_solve::perfect::Perfect;
 
 use crate::game::ayo_game;
 use crate::result::ayo_result;
@@ -30,26 +31,51 @@ pub const AYO_VALUE_WIN: i32 = 1_000_000;
 /// The longest time budget, in milliseconds (one day).
 pub const AYO_MAX_BUDGET_MS: u64 = 86_400_000;
 
-/// A computer player (opaque): a random, greedy, alpha-beta or MCTS player
-/// with its budget, seed and search state (random number generator,
+/// A computer player (opaque): a random, greedy, alpha-beta, MCTS or
+/// `perfect` (endgame databases and exact search) player with its budget, seed and search state (random number generator,
 /// transposition table), the analysis of its last `ayo_player_analyze`, and
 /// the detail of its last failed call (`ayo_player_last_error`).
 ///
-/// Made by `ayo_player_new_level` or `ayo_player_new_kind`; owned by the
-/// caller, who releases it with `ayo_player_free` exactly once. A player never
-/// refers to a game: it reads the game passed to each call during that call
-/// only.
+/// Made by `ayo_player_new_level`, `ayo_player_new_kind` or
+/// `ayo_player_new_perfect`; owned by the caller, who releases it with
+/// `ayo_player_free` exactly once. A player never refers to a game: it reads
+/// the game passed to each call during that call only. A perfect player
+/// shares the databases of the `ayo_database` it was made from (they stay
+/// alive as long as the player, whenever the database handle is freed).
 ///
 /// Determinism: two players made alike (same level, or same kind, budget and
 /// seed) and shown the same sequence of games make the same choices, the same
 /// as the Rust player `ayo_core::players` builds with that seed. Depth and
 /// node budgets are reproducible on every machine; a time budget is not.
 pub struct ayo_player {
-    agent: Box<dyn Agent>,
+    engine: Engine,
     /// A panic inside the search left the agent in an unknown state.
     broken: bool,
     last_analysis: Option<Analysis>,
     last_error: LastError,
+}
+
+/// The agent behind a player: one of `ayo_core::players`, or a `perfect`
+/// player (kept apart so that `ayo_player_last_source` can ask it).
+enum Engine {
+    Core(Box<dyn Agent>),
+    Perfect(Box<Perfect>),
+}
+
+impl Engine {
+    fn agent(&self) -> &dyn Agent {
+        match self {
+            Engine::Core(a) => a.as_ref(),
+            Engine::Perfect(p) => p.as_ref(),
+        }
+    }
+
+    fn agent_mut(&mut self) -> &mut dyn Agent {
+        match self {
+            Engine::Core(a) => a.as_mut(),
+            Engine::Perfect(p) => p.as_mut(),
+        }
+    }
 }
 
 impl HasLastError for ayo_player {
@@ -60,12 +86,33 @@ impl HasLastError for ayo_player {
 
 impl ayo_player {
     fn boxed(agent: Box<dyn Agent>) -> *mut ayo_player {
+        ayo_player::with_engine(Engine::Core(agent))
+    }
+
+    pub(crate) fn boxed_perfect(perfect: Perfect) -> *mut ayo_player {
+        ayo_player::with_engine(Engine::Perfect(Box::new(perfect)))
+    }
+
+    fn with_engine(engine: Engine) -> *mut ayo_player {
         Box::into_raw(Box::new(ayo_player {
-            agent,
+            engine,
             broken: false,
             last_analysis: None,
             last_error: LastError::default(),
         }))
+    }
+
+    /// The `perfect` player behind this handle, if it is one.
+    pub(crate) fn perfect(&self) -> Option<&Perfect> {
+        match &self.engine {
+            Engine::Perfect(p) => Some(p),
+            Engine::Core(_) => None,
+        }
+    }
+
+    /// Whether a panic left the player unusable.
+    pub(crate) fn is_broken(&self) -> bool {
+        self.broken
     }
 
     /// Runs `f` on the agent; a panic marks the player broken for good.
@@ -76,8 +123,8 @@ impl ayo_player {
                 "this player panicked in an earlier call and cannot be used; free it and make a new one",
             ));
         }
-        let agent = &mut self.agent;
-        match catch_unwind(AssertUnwindSafe(|| f(agent.as_mut()))) {
+        let agent = self.engine.agent_mut();
+        match catch_unwind(AssertUnwindSafe(|| f(agent))) {
             Ok(v) => Ok(v),
             Err(payload) => {
                 self.broken = true;
@@ -136,7 +183,7 @@ pub enum ayo_budget_kind {
 
 /// The budget of `budget_kind` and `amount`, checked as the Python binding
 /// checks it.
-fn budget(budget_kind: i32, amount: u64) -> Result<Budget, Fail> {
+pub(crate) fn budget(budget_kind: i32, amount: u64) -> Result<Budget, Fail> {
     let bad = |why: String| Fail::new(ayo_result::BadBudget, why);
     match budget_kind {
         k if k == ayo_budget_kind::Depth as i32 => match u32::try_from(amount) {
@@ -596,7 +643,7 @@ pub unsafe extern "C" fn ayo_player_name(
                     "this player panicked in an earlier call",
                 ))
             } else {
-                Ok(p.agent.name())
+                Ok(p.engine.agent().name())
             }
         })
     }

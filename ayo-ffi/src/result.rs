@@ -3,6 +3,7 @@
 use std::ffi::c_char;
 
 use ayo_core::{IllegalMove, RulesError};
+use ayo_solve::DbError;
 
 use crate::util::{guard, write_str, Fail};
 
@@ -11,8 +12,8 @@ use crate::util::{guard, write_str, Fail};
 /// The numbers are stable: a code keeps its number in every later version and
 /// a retired code's number is never given to another. They are grouped:
 /// 0 success; 1..=9 misuse of the API; 10..=19 rules; 20..=29 positions and
-/// records; 30..=49 moves; 50..=59 game queries; 100..=199 the computer-player
-/// handle (`ayo_player`).
+/// records; 30..=49 moves; 50..=59 game queries; 100..=109 the computer-player
+/// handle (`ayo_player`); 110..=119 endgame databases (`ayo_database`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ayo_result {
@@ -79,11 +80,30 @@ pub enum ayo_result {
     /// The player panicked in an earlier call (`AYO_RESULT_PANIC`) and refuses
     /// to search again; free it and make a new one.
     PlayerBroken = 104,
+    /// The player is not a `perfect` player (`ayo_player_last_source` asks
+    /// only those).
+    NotPerfect = 105,
+    /// These rules cannot be solved by endgame databases: they have a move
+    /// limit or a repetition rule (e.g. `ayo`, `olopon`, `oware`), whose
+    /// values depend on more than the board.
+    DatabaseUnsupportedRules = 110,
+    /// A database layer file is missing (no layer 0 for these rules in the
+    /// directory); see the rules handle's `ayo_rules_last_error` for the file.
+    DatabaseMissing = 111,
+    /// A database layer file is damaged or does not match: bad magic, format
+    /// version, rules, layer, count, length or checksum (the rules handle's
+    /// `ayo_rules_last_error` names the file and the problem). Such a file is
+    /// never read as wrong values and never overwritten.
+    DatabaseDamaged = 112,
+    /// A database file or directory could not be read, written or created,
+    /// or the build's threads could not be started (see the rules handle's
+    /// `ayo_rules_last_error`).
+    DatabaseIo = 113,
 }
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 28] = [
+    pub(crate) const ALL: [ayo_result; 33] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -112,6 +132,11 @@ impl ayo_result {
         ayo_result::BadBudget,
         ayo_result::NoAnalysis,
         ayo_result::PlayerBroken,
+        ayo_result::NotPerfect,
+        ayo_result::DatabaseUnsupportedRules,
+        ayo_result::DatabaseMissing,
+        ayo_result::DatabaseDamaged,
+        ayo_result::DatabaseIo,
     ];
 
     /// The code with number `code`, if there is one.
@@ -156,6 +181,15 @@ impl ayo_result {
             ayo_result::PlayerBroken => {
                 "the player panicked in an earlier call and cannot be used again"
             }
+            ayo_result::NotPerfect => "the player is not a perfect player",
+            ayo_result::DatabaseUnsupportedRules => {
+                "these rules cannot be solved by endgame databases (move limit or repetition rule)"
+            }
+            ayo_result::DatabaseMissing => "a database layer file is missing",
+            ayo_result::DatabaseDamaged => {
+                "a database layer file is damaged or does not match (magic, version, rules, size or checksum)"
+            }
+            ayo_result::DatabaseIo => "a database file or directory could not be read or written",
         }
     }
 }
@@ -183,6 +217,27 @@ impl From<RulesError> for Fail {
             RulesError::UnknownPreset { .. } => ayo_result::UnknownPreset,
             RulesError::UnknownParam { .. } => ayo_result::UnknownParam,
             RulesError::BadValue { .. } => ayo_result::BadParamValue,
+        };
+        Fail::new(code, e.to_string())
+    }
+}
+
+impl From<DbError> for Fail {
+    fn from(e: DbError) -> Fail {
+        let code = match e {
+            DbError::UnsupportedRules { .. } => ayo_result::DatabaseUnsupportedRules,
+            DbError::Missing { .. } => ayo_result::DatabaseMissing,
+            DbError::BadMagic { .. }
+            | DbError::Version { .. }
+            | DbError::RulesMismatch { .. }
+            | DbError::LayerMismatch { .. }
+            | DbError::CountMismatch { .. }
+            | DbError::Length { .. }
+            | DbError::TruncatedHeader { .. }
+            | DbError::HeaderChecksum { .. }
+            | DbError::DataChecksum { .. } => ayo_result::DatabaseDamaged,
+            DbError::Io { .. } => ayo_result::DatabaseIo,
+            DbError::LayerTooLarge { .. } => ayo_result::InvalidArgument,
         };
         Fail::new(code, e.to_string())
     }
@@ -265,6 +320,11 @@ pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
             ayo_result::BadBudget => c"AYO_RESULT_BAD_BUDGET",
             ayo_result::NoAnalysis => c"AYO_RESULT_NO_ANALYSIS",
             ayo_result::PlayerBroken => c"AYO_RESULT_PLAYER_BROKEN",
+            ayo_result::NotPerfect => c"AYO_RESULT_NOT_PERFECT",
+            ayo_result::DatabaseUnsupportedRules => c"AYO_RESULT_DATABASE_UNSUPPORTED_RULES",
+            ayo_result::DatabaseMissing => c"AYO_RESULT_DATABASE_MISSING",
+            ayo_result::DatabaseDamaged => c"AYO_RESULT_DATABASE_DAMAGED",
+            ayo_result::DatabaseIo => c"AYO_RESULT_DATABASE_IO",
         },
     };
     name.as_ptr()

@@ -1,0 +1,363 @@
+//! The endgame-database handle (`ayo_solve::Database`) and the `perfect`
+//! computer player (`ayo_solve::perfect::Perfect`).
+//!
+//! Only translation: building, loading, checking and every value are
+//! `ayo-solve`'s. A database is immutable once made, so the handle holds it in
+//! an `Arc` that `perfect` players share.
+
+use std::ffi::c_char;
+use std::path::Path;
+use std::sync::Arc;
+
+use ayo_solve::perfect::{Perfect, Source};
+use ayo_solve::Database;
+
+use crate::player::{ayo_player, budget};
+use crate::result::ayo_result;
+use crate::rules::ayo_rules;
+use crate::util::{guard, guard_mut, in_str, need, out, query, Fail};
+
+/// The largest `max_seeds` of `ayo_database_build` (the file format's limit;
+/// in practice the time and memory a layer takes set a lower one: layer 24
+/// alone holds 417,225,900 boards).
+pub const AYO_MAX_DATABASE_SEEDS: u32 = 40;
+/// The most threads `ayo_database_build` and `ayo_database_verify` accept
+/// (0 means one per core).
+pub const AYO_MAX_THREADS: u32 = 1024;
+
+/// Endgame databases (opaque): the exact value of every board of
+/// 0..=`max_seeds` seeds under one rule set, loaded into memory
+/// (`ayo_solve::Database`; `docs/solving.md` says what the values mean).
+///
+/// Made by `ayo_database_open` or `ayo_database_build`; owned by the caller,
+/// who releases it with `ayo_database_free` exactly once. The databases never
+/// change once made: every function taking a database reads it, so any number
+/// of threads may use one handle at once. A `perfect` player made from it
+/// (`ayo_player_new_perfect`) shares the databases rather than borrowing the
+/// handle: the handle may be freed before or after its players.
+pub struct ayo_database {
+    db: Arc<Database>,
+}
+
+impl ayo_database {
+    fn boxed(db: Database) -> *mut ayo_database {
+        Box::into_raw(Box::new(ayo_database { db: Arc::new(db) }))
+    }
+}
+
+/// Where a `perfect` player's last answer came from (`ayo_player_last_source`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ayo_perfect_source {
+    /// Nothing asked yet, or the game was over.
+    None = 0,
+    /// Every move's exact value was read from the databases.
+    Database = 1,
+    /// Exact values found by searching above the databases (within the budget).
+    Search = 2,
+    /// The rules are not the databases' (e.g. `oware`), or the search ran out
+    /// of budget: the move came from level `max` (from alpha-beta with the
+    /// same wall time under a time budget), and the values are heuristic.
+    Fallback = 3,
+}
+
+impl From<Source> for ayo_perfect_source {
+    fn from(s: Source) -> ayo_perfect_source {
+        match s {
+            Source::None => ayo_perfect_source::None,
+            Source::Database => ayo_perfect_source::Database,
+            Source::Search => ayo_perfect_source::Search,
+            Source::Fallback => ayo_perfect_source::Fallback,
+        }
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` threads (0: one per core).
+fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) -> Result<T, Fail> {
+    if threads > AYO_MAX_THREADS {
+        return Err(Fail::new(
+            ayo_result::InvalidArgument,
+            format!("threads is 0 (one per core) to {AYO_MAX_THREADS}, not {threads}"),
+        ));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads as usize)
+        .build()
+        .map_err(|e| {
+            Fail::new(
+                ayo_result::DatabaseIo,
+                format!("cannot start {threads} threads: {e}"),
+            )
+        })?;
+    Ok(pool.install(f))
+}
+
+/// Loads the endgame databases of `rules` from the directory `dir`: every
+/// consecutive layer file `0, 1, 2, …` of these rules found there (the files
+/// `ayo_database_build` and the `ayo-solve build` command write; the rules'
+/// target does not matter). Each file is checked whole (magic, format
+/// version, rules, layer, size and both checksums) before it is used. On
+/// success `*out_database` is a new handle owned by the caller (free it with
+/// `ayo_database_free`).
+///
+/// `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit or a
+/// repetition rule (e.g. the `ayo`, `olopon` and `oware` presets);
+/// `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules;
+/// `AYO_RESULT_DATABASE_DAMAGED` when a layer file is damaged or does not
+/// match; `AYO_RESULT_DATABASE_IO` when a file cannot be read;
+/// `AYO_RESULT_INVALID_UTF8` when `dir` is not UTF-8. On failure
+/// `ayo_rules_last_error(rules)` says which file and what is wrong (the
+/// rules themselves are unchanged); after a success it is empty.
+///
+/// Thread safety: needs `rules` exclusively (the failure detail is kept on
+/// it; clone the rules to open databases on several threads at once).
+/// Loading reads the whole of every file in the calling thread.
+///
+/// # Safety
+/// `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+/// valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_database_open(
+    rules: *mut ayo_rules,
+    dir: *const c_char,
+    out_database: *mut *mut ayo_database,
+) -> ayo_result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        guard_mut(rules, |r| {
+            let dir = in_str(dir, "dir")?;
+            need(out_database, "out_database")?;
+            let db = Database::open_all(&r.rules, Path::new(dir))?;
+            // Checked non-NULL; valid by the caller's contract.
+            out(out_database, ayo_database::boxed(db));
+            Ok(())
+        })
+    }
+}
+
+/// Builds the endgame databases of `rules` for every board of 0 to
+/// `max_seeds` seeds into the directory `dir` (created if needed) and loads
+/// them: one file per layer, each written through a temporary file renamed
+/// into place. Building is resumable: a layer whose file is already there
+/// and checks out is read instead of built again, so a build that was
+/// stopped can be run again; a file that exists but does not check out is
+/// refused with its error (`AYO_RESULT_DATABASE_DAMAGED`), never
+/// overwritten. Nothing is printed. On success `*out_database` is a new
+/// handle owned by the caller (free it with `ayo_database_free`).
+///
+/// Cost: layer `n` holds C(n + 11, 11) boards, one byte each, and takes
+/// about ten times that in working memory while it is built; up to 8 seeds
+/// takes a fraction of a second, 20 seeds minutes, 24 seeds hours (see
+/// `docs/solving.md`). The build runs on a pool of `threads` threads of its
+/// own (0: one per core, at most `AYO_MAX_THREADS`) and returns when it is
+/// done.
+///
+/// `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
+/// `AYO_MAX_DATABASE_SEEDS` or too many threads; otherwise the codes of
+/// `ayo_database_open` (`AYO_RESULT_DATABASE_IO` also when the directory or
+/// a file cannot be created or written, or the threads cannot be started),
+/// with the detail in `ayo_rules_last_error(rules)`.
+///
+/// Thread safety: needs `rules` exclusively, as for `ayo_database_open`.
+/// Two builds must not write the same directory at once.
+///
+/// # Safety
+/// `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+/// valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_database_build(
+    rules: *mut ayo_rules,
+    max_seeds: u32,
+    dir: *const c_char,
+    threads: u32,
+    out_database: *mut *mut ayo_database,
+) -> ayo_result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        guard_mut(rules, |r| {
+            let dir = in_str(dir, "dir")?;
+            need(out_database, "out_database")?;
+            if max_seeds > AYO_MAX_DATABASE_SEEDS {
+                return Err(Fail::new(
+                    ayo_result::InvalidArgument,
+                    format!("max_seeds is 0 to {AYO_MAX_DATABASE_SEEDS}, not {max_seeds}"),
+                ));
+            }
+            let rules = r.rules;
+            let (db, _reports) = on_threads(threads, || {
+                Database::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
+            })??;
+            // Checked non-NULL; valid by the caller's contract.
+            out(out_database, ayo_database::boxed(db));
+            Ok(())
+        })
+    }
+}
+
+/// Releases a database handle. `ayo_database_free(NULL)` does nothing.
+/// Players made from it keep the databases (they are freed with the last of
+/// them).
+///
+/// Thread safety: needs `database` exclusively; no other call may use it
+/// during or after this one. Its players may go on being used on other
+/// threads meanwhile.
+///
+/// # Safety
+/// `database` must be NULL or a live handle from this library, not freed
+/// before.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_database_free(database: *mut ayo_database) {
+    let _ = guard(|| {
+        if !database.is_null() {
+            // SAFETY: a live handle made by Box::into_raw, by the caller's contract.
+            drop(unsafe { Box::from_raw(database) });
+        }
+        Ok(())
+    });
+}
+
+/// Writes the largest seed count whose boards the databases hold to
+/// `*max_seeds` (every board of 0..=`*max_seeds` seeds has its value).
+///
+/// Thread safety: reads `database`; may run concurrently with any other call
+/// on it except `ayo_database_free`.
+///
+/// # Safety
+/// `database` NULL or live; `max_seeds` NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_database_max_seeds(
+    database: *const ayo_database,
+    max_seeds: *mut u32,
+) -> ayo_result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(database, "database", max_seeds, "max_seeds", |d| {
+            Ok(d.db.max_seeds() as u32)
+        })
+    }
+}
+
+/// Re-checks every stored value against the values of its successors
+/// (`ayo_solve::Database::verify`): a value that does not depend on endless
+/// play must equal the best move's exactly, one scored by the cycle
+/// convention must lie within its bounds. Writes the number of boards
+/// checked to `*checked` and the number that failed to `*failed` (0 for
+/// sound databases). Takes about as long as loading and reading every
+/// successor of every board once; runs on a pool of `threads` threads of its
+/// own (0: one per core, at most `AYO_MAX_THREADS`, else
+/// `AYO_RESULT_INVALID_ARGUMENT`).
+///
+/// Thread safety: reads `database`; may run concurrently with any other call
+/// on it except `ayo_database_free`.
+///
+/// # Safety
+/// `database` NULL or live; `checked` and `failed` NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_database_verify(
+    database: *const ayo_database,
+    threads: u32,
+    checked: *mut u64,
+    failed: *mut u64,
+) -> ayo_result {
+    guard(|| {
+        // SAFETY: NULL or live, by the caller's contract.
+        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
+        need(checked, "checked")?;
+        need(failed, "failed")?;
+        let db = &d.db;
+        let report = on_threads(threads, || db.verify(true))?;
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe {
+            out(checked, report.checked);
+            out(failed, report.failed);
+        }
+        Ok(())
+    })
+}
+
+/// Makes a `perfect` player over `database`: for each move it reads the
+/// exact value of every legal move from the databases when they hold the
+/// board, searches exactly above them otherwise, and plays the best (ties
+/// go to moves whose value does not depend on endless play, then to
+/// positions not yet seen in the game, then to larger captures, then to the
+/// lowest pit); `ayo_player_analyze` then gives exact values (bound
+/// `AYO_BOUND_EXACT`, `proven` 1, `final_difference` the stores' difference
+/// plus the future captures). When the game's rules are not the databases'
+/// (any target is fine) or the search runs out of budget, it plays as level
+/// `max` and says so (`ayo_player_last_source`).
+///
+/// The budget per move is `amount` units of `budget_kind`, checked as for
+/// `ayo_player_new_kind` (`AYO_RESULT_BAD_BUDGET`): nodes count the boards
+/// expanded above the databases; milliseconds are wall time (the fallback
+/// is then alpha-beta with that time); a depth budget means 2,000,000 nodes.
+/// `seed` seeds the fallback. On success `*out_player` is a new handle owned
+/// by the caller (free it with `ayo_player_free`); `ayo_player_choose`,
+/// `ayo_player_analyze`, `ayo_player_name` (`"perfect(db<=8, nodes=…)"`)
+/// and the other player functions work on it as on any player.
+///
+/// The player shares the databases: `database` may be freed at any time
+/// afterwards, and several players (on several threads) may share them.
+///
+/// Thread safety: reads `database`; may run concurrently with any other call
+/// on it except `ayo_database_free`.
+///
+/// # Safety
+/// `database` NULL or live; `out_player` NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_player_new_perfect(
+    database: *const ayo_database,
+    budget_kind: i32,
+    amount: u64,
+    seed: u64,
+    out_player: *mut *mut ayo_player,
+) -> ayo_result {
+    guard(|| {
+        // SAFETY: NULL or live, by the caller's contract.
+        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
+        need(out_player, "out_player")?;
+        let budget = budget(budget_kind, amount)?;
+        let player = Perfect::new(Arc::clone(&d.db), budget, seed);
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe { out(out_player, ayo_player::boxed_perfect(player)) };
+        Ok(())
+    })
+}
+
+/// Writes where a `perfect` player's last `ayo_player_choose` or
+/// `ayo_player_analyze` got its answer to `*source`: the databases, the
+/// exact search, or the level-`max` fallback (`AYO_PERFECT_SOURCE_NONE`
+/// before the first call and after a call on a game that was over).
+///
+/// `AYO_RESULT_NOT_PERFECT` for a player not made by
+/// `ayo_player_new_perfect`; `AYO_RESULT_PLAYER_BROKEN` after the player
+/// panicked.
+///
+/// Thread safety: reads `player`; may run concurrently with other read-only
+/// calls on the same handle.
+///
+/// # Safety
+/// `player` NULL or live; `source` NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_player_last_source(
+    player: *const ayo_player,
+    source: *mut ayo_perfect_source,
+) -> ayo_result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(player, "player", source, "source", |p| {
+            let perfect = p.perfect().ok_or_else(|| {
+                Fail::new(
+                    ayo_result::NotPerfect,
+                    "this player was not made by ayo_player_new_perfect",
+                )
+            })?;
+            if p.is_broken() {
+                return Err(Fail::new(
+                    ayo_result::PlayerBroken,
+                    "this player panicked in an earlier call",
+                ));
+            }
+            Ok(perfect.last_source().into())
+        })
+    }
+}
