@@ -1,5 +1,7 @@
-//! The computer players of ayo-core (`ayo_core::players`) for Python:
-//! `Player` (a level or a kind with a budget), `Analysis` and `MoveValue`.
+//! The computer players of ayo-core (`ayo_core::players`) and the `perfect`
+//! level of ayo-solve (`ayo_solve::perfect`) for Python: `Player` (a level,
+//! a kind with a budget, or perfect play over a `Database`), `Analysis` and
+//! `MoveValue`.
 //!
 //! Only translation: every choice and every value is the Rust player's. A
 //! game crosses over as its record (start position and moves), so the player
@@ -12,10 +14,12 @@ use std::time::Duration;
 
 use ayo_core::players::{self, Agent, Bound as SearchBound, Budget, Kind, Level, Value};
 use ayo_core::{Game, Move};
+use ayo_solve::perfect::Perfect;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors;
+use crate::solve::PyDatabase;
 
 /// The name of a bound, as Python sees it.
 fn bound_name(b: SearchBound) -> &'static str {
@@ -126,7 +130,24 @@ fn analysis(a: players::Analysis) -> PyAnalysis {
     }
 }
 
-/// A computer player: a level (1..8 or "max") or a kind with a budget.
+/// The Rust player behind a `Player`: one of ayo-core's, or ayo-solve's
+/// `perfect` (kept as itself, so that its last source can be asked).
+enum Engine {
+    Core(Box<dyn Agent>),
+    Perfect(Box<Perfect>),
+}
+
+impl Engine {
+    fn agent(&mut self) -> &mut dyn Agent {
+        match self {
+            Engine::Core(a) => a.as_mut(),
+            Engine::Perfect(p) => p.as_mut(),
+        }
+    }
+}
+
+/// A computer player: a level (1..8 or "max"), a kind with a budget, or
+/// perfect play over endgame databases (`Player.perfect`).
 ///
 /// Deterministic: two players made alike (same level or kind and budget,
 /// same seed) shown the same games make the same choices, the same as the
@@ -135,12 +156,13 @@ fn analysis(a: players::Analysis) -> PyAnalysis {
 /// `opponent=`.
 #[pyclass(name = "Player", module = "ayo._ayo", frozen)]
 pub(crate) struct PyPlayer {
-    agent: Arc<Mutex<Box<dyn Agent>>>,
+    agent: Arc<Mutex<Engine>>,
     name: String,
     level: Option<String>,
-    kind: Kind,
+    kind: &'static str,
     budget: Budget,
     seed: u64,
+    database: Option<Py<PyDatabase>>,
 }
 
 /// The game behind a Python `ayo.Game`, rebuilt from its record, and whether
@@ -169,8 +191,20 @@ fn level_from(obj: &Bound<'_, PyAny>) -> PyResult<Level> {
     } else {
         return Err(PyValueError::new_err("a level is 1 to 8 or \"max\""));
     };
-    Level::from_str(text.trim()).map_err(PyValueError::new_err)
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("perfect") {
+        return Err(PyValueError::new_err(PERFECT_NEEDS_DB));
+    }
+    Level::from_str(text).map_err(PyValueError::new_err)
 }
+
+/// Why `Player("perfect")` cannot be made.
+const PERFECT_NEEDS_DB: &str =
+    "level perfect plays from endgame databases: Player.perfect(Database.open(rules, dir))";
+
+/// `describe_level("perfect")`.
+const PERFECT_DESCRIPTION: &str =
+    "perfect: exact play from endgame databases (level max where they cannot answer)";
 
 impl PyPlayer {
     fn run<T: Send>(
@@ -191,7 +225,7 @@ impl PyPlayer {
             let mut guard = agent
                 .lock()
                 .map_err(|_| PyRuntimeError::new_err("the player failed in an earlier call"))?;
-            Ok(f(guard.as_mut(), &game))
+            Ok(f(guard.agent(), &game))
         })
     }
 }
@@ -208,12 +242,13 @@ impl PyPlayer {
         };
         let (kind, budget) = level.spec();
         Ok(PyPlayer {
-            agent: Arc::new(Mutex::new(level.player(seed))),
+            agent: Arc::new(Mutex::new(Engine::Core(level.player(seed)))),
             name: players::levels::describe(level),
             level: Some(level.to_string()),
-            kind,
+            kind: kind.name(),
             budget,
             seed,
+            database: None,
         })
     }
 
@@ -257,13 +292,83 @@ impl PyPlayer {
         let agent = players::new_player(kind, budget, seed);
         let name = agent.name();
         Ok(PyPlayer {
-            agent: Arc::new(Mutex::new(agent)),
+            agent: Arc::new(Mutex::new(Engine::Core(agent))),
             name,
             level: None,
-            kind,
+            kind: kind.name(),
             budget,
             seed,
+            database: None,
         })
+    }
+
+    /// The `perfect` level: optimal moves over `database` (shared, not
+    /// copied). Each move's exact value is read from the databases when the
+    /// board is held, else searched above them within `nodes` expanded
+    /// boards or `time` seconds a move (at most one; default 2,000,000
+    /// nodes). Where that cannot answer (rules other than the databases',
+    /// or the budget ran out) it plays as level "max" (with a time budget:
+    /// alpha-beta with the same time); `source` says which. Values in
+    /// `analyze` are exact final seed differences (play to the end).
+    #[staticmethod]
+    #[pyo3(signature = (database, *, nodes = None, time = None, seed = 0))]
+    fn perfect(
+        database: Bound<'_, PyDatabase>,
+        nodes: Option<u64>,
+        time: Option<f64>,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let budget = match (nodes, time) {
+            (None, None) => Budget::Nodes(ayo_solve::perfect::DEFAULT_NODES),
+            (Some(n), None) if n >= 1 => Budget::Nodes(n),
+            (None, Some(t)) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
+                Budget::Time(Duration::from_secs_f64(t))
+            }
+            (Some(_), Some(_)) => {
+                return Err(PyValueError::new_err("give at most one of nodes and time"))
+            }
+            _ => {
+                return Err(PyValueError::new_err(
+                    "nodes must be at least 1, time between 0 and 86400 seconds",
+                ))
+            }
+        };
+        let perfect = Perfect::new(Arc::clone(&database.get().db), budget, seed);
+        let name = perfect.name();
+        Ok(PyPlayer {
+            agent: Arc::new(Mutex::new(Engine::Perfect(Box::new(perfect)))),
+            name,
+            level: Some("perfect".to_string()),
+            kind: "perfect",
+            budget,
+            seed,
+            database: Some(database.unbind()),
+        })
+    }
+
+    /// Where the last `choose` or `analyze` got its answer, for a perfect
+    /// player: "none" (nothing asked yet, or the game was over), "database",
+    /// "search" (exact, searched above the databases) or "fallback" (level
+    /// "max": other rules, or the budget ran out). None for other players.
+    #[getter]
+    fn source(&self, py: Python<'_>) -> PyResult<Option<&'static str>> {
+        let agent = Arc::clone(&self.agent);
+        py.detach(move || {
+            let guard = agent
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("the player failed in an earlier call"))?;
+            Ok(match &*guard {
+                Engine::Perfect(p) => Some(p.last_source().name()),
+                Engine::Core(_) => None,
+            })
+        })
+    }
+
+    /// The databases of a perfect player (the same object it was made
+    /// with), None for other players.
+    #[getter]
+    fn database(&self, py: Python<'_>) -> Option<Py<PyDatabase>> {
+        self.database.as_ref().map(|d| d.clone_ref(py))
     }
 
     /// The levels, weakest first: "1" .. "8", "max".
@@ -275,6 +380,12 @@ impl PyPlayer {
     /// A level's player and budget in words, e.g. "4: alphabeta(depth=4)".
     #[staticmethod]
     fn describe_level(level: &Bound<'_, PyAny>) -> PyResult<String> {
+        if level
+            .extract::<String>()
+            .is_ok_and(|s| s.trim().eq_ignore_ascii_case("perfect"))
+        {
+            return Ok(PERFECT_DESCRIPTION.to_string());
+        }
         Ok(players::levels::describe(level_from(level)?))
     }
 
@@ -284,16 +395,16 @@ impl PyPlayer {
         &self.name
     }
 
-    /// The level ("1".."8" or "max"), None for a player made by kind.
+    /// The level ("1".."8", "max" or "perfect"), None for a player made by kind.
     #[getter]
     fn level(&self) -> Option<&str> {
         self.level.as_deref()
     }
 
-    /// "random", "greedy", "alphabeta" or "mcts".
+    /// "random", "greedy", "alphabeta", "mcts" or "perfect".
     #[getter]
     fn kind(&self) -> &'static str {
-        self.kind.name()
+        self.kind
     }
 
     /// The budget as text: "depth=4", "nodes=20000" or "time=250ms".
@@ -332,6 +443,12 @@ impl PyPlayer {
     }
 
     fn __repr__(&self) -> String {
+        if self.database.is_some() {
+            return format!(
+                "Player.perfect(..., {}, seed={}): {}",
+                self.budget, self.seed, self.name
+            );
+        }
         match &self.level {
             Some(l) => format!("Player(level='{l}', seed={}): {}", self.seed, self.name),
             None => format!(

@@ -38,6 +38,15 @@ pyo3::create_exception!(
     "A board set-up that is not a valid position; `problems` lists every reason."
 );
 
+pyo3::create_exception!(
+    ayo._ayo,
+    DatabaseError,
+    AyoError,
+    "Endgame databases that cannot be built, read or used: a missing or damaged layer file, \
+     a file for other rules or another format version, rules that cannot be solved by seed \
+     layers (such as oware's), or an I/O error. The message names the file and the reason."
+);
+
 /// Sets attributes on a freshly made exception; an attribute that cannot be set
 /// (which does not happen for these exception types) is left out.
 fn with_attrs<'py>(py: Python<'py>, err: PyErr, attrs: &[(&str, Bound<'py, PyAny>)]) -> PyErr {
@@ -96,6 +105,11 @@ pub(crate) fn setup(py: Python<'_>, e: SetupErrors) -> PyErr {
     with_attrs(py, err, &[("problems", problems)])
 }
 
+/// `DatabaseError` with the text of an `ayo_solve::DbError`.
+pub(crate) fn database(e: ayo_solve::DbError) -> PyErr {
+    DatabaseError::new_err(e.to_string())
+}
+
 /// Registers the exception types in the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -104,5 +118,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;
+    m.add("DatabaseError", py.get_type::<DatabaseError>())?;
     Ok(())
 }

@@ -2,7 +2,8 @@
 //!
 //! Only translation lives here: every rule is ayo-core's. Inputs are converted
 //! first, errors become `ayo.AyoError` subclasses (never a panic), and batch
-//! work (`perft`, playouts) runs with the GIL released.
+//! work (`perft`, playouts, database builds and searches) runs with the GIL
+//! released.
 
 use pyo3::prelude::*;
 
@@ -10,6 +11,7 @@ mod ai;
 mod errors;
 mod game;
 mod rules;
+mod solve;
 mod vector;
 
 /// The `ayo._ayo` module.
@@ -21,6 +23,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::perft, m)?)?;
     ai::register(m)?;
+    solve::register(m)?;
     vector::register(m)?;
     m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;
     m.add("NUM_ACTIONS", 6)?;

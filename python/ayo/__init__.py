@@ -1,19 +1,26 @@
 """ayo: the rules engine of the Ayo family of Yoruba mancala games.
 
 Every rule lives in the Rust core (``ayo._ayo``); this package re-exports it.
+:class:`Database` holds endgame databases (exact values of every board up to
+a number of seeds, for relay Ayoayo and its variants); ``ayo.ai`` has the
+computer players, ``Player.perfect`` among them.
 """
 
 from ayo._ayo import (
     NUM_ACTIONS,
     PARAM_NAMES,
     AyoError,
+    Database,
+    DatabaseError,
     Game,
     IllegalMoveError,
+    LayerReport,
     Outcome,
     RecordError,
     Rules,
     RulesError,
     SetupError,
+    VerifyReport,
     __version__,
     perft,
 )
@@ -22,13 +29,17 @@ __all__ = [
     "NUM_ACTIONS",
     "PARAM_NAMES",
     "AyoError",
+    "Database",
+    "DatabaseError",
     "Game",
     "IllegalMoveError",
+    "LayerReport",
     "Outcome",
     "RecordError",
     "Rules",
     "RulesError",
     "SetupError",
+    "VerifyReport",
     "__version__",
     "envs",
     "perft",

@@ -1,6 +1,8 @@
 """Type stubs of the compiled extension `ayo._ayo` (ayo-py, over ayo-core)."""
 
+import os
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, Final, Literal, SupportsIndex, final
 
 import numpy as np
@@ -11,8 +13,11 @@ __all__ = [
     "PARAM_NAMES",
     "Analysis",
     "AyoError",
+    "Database",
+    "DatabaseError",
     "Game",
     "IllegalMoveError",
+    "LayerReport",
     "MoveValue",
     "Outcome",
     "Player",
@@ -22,6 +27,7 @@ __all__ = [
     "SetupError",
     "VecCore",
     "VecEpisodeOverError",
+    "VerifyReport",
     "__version__",
     "perft",
 ]
@@ -51,6 +57,9 @@ class SetupError(AyoError):
     """A board set-up that is not a valid position; `problems` lists every reason."""
 
     problems: list[str]
+
+class DatabaseError(AyoError):
+    """Endgame databases that cannot be built, read or used; the message says why."""
 
 @final
 class Rules:
@@ -241,6 +250,10 @@ class Player:
 
     def __new__(cls, level: int | str | None = None, *, seed: int = 0) -> Player: ...
     @staticmethod
+    def perfect(
+        database: Database, *, nodes: int | None = None, time: float | None = None, seed: int = 0
+    ) -> Player: ...
+    @staticmethod
     def from_kind(
         kind: Literal["random", "greedy", "alphabeta", "mcts"],
         *,
@@ -263,9 +276,94 @@ class Player:
     def budget(self) -> str: ...
     @property
     def seed(self) -> int: ...
+    @property
+    def source(self) -> Literal["none", "database", "search", "fallback"] | None: ...
+    @property
+    def database(self) -> Database | None: ...
     def choose(self, game: Game) -> int: ...
     def analyze(self, game: Game) -> Analysis: ...
     def __call__(self, game: Game) -> int: ...
+
+# Endgame databases and exact values (ayo-py/src/solve.rs, re-exported by ayo).
+
+@final
+class LayerReport:
+    """What building (or reusing) one database layer took and found."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def positions(self) -> int: ...
+    @property
+    def reused(self) -> bool: ...
+    @property
+    def stuck(self) -> int: ...
+    @property
+    def inner_moves(self) -> int: ...
+    @property
+    def passes(self) -> int: ...
+    @property
+    def cycle_scored(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+
+@final
+class VerifyReport:
+    """What ``Database.verify`` found: boards checked, failed, the first failures."""
+
+    @property
+    def checked(self) -> int: ...
+    @property
+    def exact(self) -> int: ...
+    @property
+    def cycle_scored(self) -> int: ...
+    @property
+    def failed(self) -> int: ...
+    @property
+    def failures(self) -> list[tuple[int, int, int, str]]: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def ok(self) -> bool: ...
+
+@final
+class Database:
+    """Endgame databases of one rule set, and an exact search above them."""
+
+    @staticmethod
+    def build(
+        rules: Rules | str,
+        max_seeds: int,
+        dir: str | os.PathLike[str] | None = None,
+        *,
+        threads: int | None = None,
+        progress: bool = False,
+    ) -> Database: ...
+    @staticmethod
+    def open(
+        rules: Rules | str, dir: str | os.PathLike[str], *, max_seeds: int | None = None
+    ) -> Database: ...
+    @staticmethod
+    def solvable(rules: Rules | str) -> bool: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def max_seeds(self) -> int: ...
+    @property
+    def positions(self) -> int: ...
+    @property
+    def dir(self) -> Path | None: ...
+    @property
+    def reports(self) -> list[LayerReport]: ...
+    def verify(
+        self, progress: bool = False, *, from_seeds: int = 0, threads: int | None = None
+    ) -> VerifyReport: ...
+    def value(self, position: Game | str, *, nodes: int | None = ...) -> int | None: ...
+    def move_values(
+        self, position: Game | str, *, nodes: int | None = ...
+    ) -> dict[int, int] | None: ...
 
 # --- Batched environments (ayo-py/src/vector.rs; used by ayo.vector) ---------
 

@@ -1,0 +1,416 @@
+//! Endgame databases and exact values (`ayo_solve`) for Python: `Database`,
+//! `LayerReport` and `VerifyReport`.
+//!
+//! Only translation: building, loading, checking and searching are
+//! ayo-solve's. Inputs are converted first; the long work (building,
+//! verifying, searching) runs with the GIL released, on a local rayon pool
+//! when `threads` is given. Every `ayo_solve::DbError` becomes an
+//! `ayo.DatabaseError` with the same text.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use ayo_core::{record, Position, Rules};
+use ayo_solve::{solve_rules, Database, LayerReport, Solver, VerifyReport};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::errors::{self, DatabaseError};
+use crate::rules::PyRules;
+
+/// The node budget of `Database.value` and `Database.move_values` when none
+/// is given: the `perfect` player's budget per move.
+pub(crate) const DEFAULT_NODES: u64 = ayo_solve::perfect::DEFAULT_NODES;
+
+/// What building (or reusing) one layer took and found.
+#[pyclass(name = "LayerReport", module = "ayo._ayo", frozen, get_all)]
+#[derive(Clone)]
+pub(crate) struct PyLayerReport {
+    /// Seeds on the board (the layer).
+    n: usize,
+    /// Boards in the layer.
+    positions: u64,
+    /// The layer was read from an existing file, not built.
+    reused: bool,
+    /// Boards with no legal move (0 when reused).
+    stuck: u64,
+    /// Moves that capture nothing (0 when reused).
+    inner_moves: u64,
+    /// Passes of the fixpoint iteration (0 when reused).
+    passes: u32,
+    /// Boards whose value depends on play that never ends.
+    cycle_scored: u64,
+    /// Wall-clock seconds for the layer (building, or reading the file).
+    seconds: f64,
+}
+
+impl From<&LayerReport> for PyLayerReport {
+    fn from(r: &LayerReport) -> Self {
+        PyLayerReport {
+            n: r.n,
+            positions: r.positions,
+            reused: r.reused,
+            stuck: r.stuck,
+            inner_moves: r.inner_edges,
+            passes: r.passes,
+            cycle_scored: r.cycle_scored,
+            seconds: r.seconds,
+        }
+    }
+}
+
+#[pymethods]
+impl PyLayerReport {
+    fn __repr__(&self) -> String {
+        format!(
+            "LayerReport(n={}, positions={}, reused={}, passes={}, cycle_scored={}, seconds={:.3})",
+            self.n,
+            self.positions,
+            if self.reused { "True" } else { "False" },
+            self.passes,
+            self.cycle_scored,
+            self.seconds
+        )
+    }
+}
+
+/// What `Database.verify` found.
+#[pyclass(name = "VerifyReport", module = "ayo._ayo", frozen, get_all)]
+pub(crate) struct PyVerifyReport {
+    /// Boards checked.
+    checked: u64,
+    /// Boards checked exactly against the best of their children.
+    exact: u64,
+    /// Boards scored by the cycle convention, checked against their bounds.
+    cycle_scored: u64,
+    /// Boards that failed.
+    failed: u64,
+    /// The first failures: `(layer, rank, stored value, expected)`.
+    failures: Vec<(usize, u64, i32, String)>,
+    /// Wall-clock seconds.
+    seconds: f64,
+}
+
+#[pymethods]
+impl PyVerifyReport {
+    /// Whether every board passed.
+    #[getter]
+    fn ok(&self) -> bool {
+        self.failed == 0
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "VerifyReport(checked={}, exact={}, cycle_scored={}, failed={})",
+            self.checked, self.exact, self.cycle_scored, self.failed
+        )
+    }
+}
+
+impl PyVerifyReport {
+    fn new(r: VerifyReport, seconds: f64) -> Self {
+        PyVerifyReport {
+            checked: r.checked,
+            exact: r.exact,
+            cycle_scored: r.cycle_scored,
+            failed: r.failed,
+            failures: r.failures,
+            seconds,
+        }
+    }
+}
+
+/// Endgame databases of one rule set: the exact value of every board of up
+/// to `max_seeds` seeds, and an exact search above them.
+///
+/// Made by `Database.build` or `Database.open`; immutable, and shared (not
+/// copied) by every `Player.perfect` made from it.
+#[pyclass(name = "Database", module = "ayo._ayo", frozen)]
+pub(crate) struct PyDatabase {
+    pub(crate) db: Arc<Database>,
+    dir: Option<PathBuf>,
+    reports: Vec<PyLayerReport>,
+}
+
+/// Runs `f` on a local pool of `threads` workers (rayon's global pool when None).
+fn on_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    match threads {
+        None => Ok(f()),
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(t) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .map_err(|e| PyValueError::new_err(format!("cannot start {t} threads: {e}")))?;
+            Ok(pool.install(f))
+        }
+    }
+}
+
+/// Rules from a Python `Rules`, a preset name or a rules record.
+fn rules_arg(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
+    PyRules::from_py(obj)
+}
+
+impl PyDatabase {
+    /// The position of `obj` (an `ayo.Game`, or a position record whose rules
+    /// field may be left out), checked to be for these databases' rules.
+    fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
+        let py = obj.py();
+        let text: String = if let Ok(s) = obj.cast::<PyString>() {
+            s.to_cow()?.into_owned()
+        } else {
+            obj.call_method0("position_record")
+                .and_then(|r| r.extract())
+                .map_err(|_| {
+                    PyValueError::new_err("expected an ayo.Game or a position record (str)")
+                })?
+        };
+        let (rules, pos) = if text.split_ascii_whitespace().count() == 5 {
+            let prefix = self.db.key();
+            let full = format!("{prefix} {text}");
+            record::parse_position(&full).map_err(|mut e| {
+                e.offset = e.offset.saturating_sub(prefix.len() + 1);
+                errors::record_in(py, e, &text)
+            })?
+        } else {
+            record::parse_position(&text).map_err(|e| errors::record_in(py, e, &text))?
+        };
+        let solved = solve_rules(&rules).map_err(errors::database)?;
+        if solved != *self.db.rules() {
+            return Err(DatabaseError::new_err(format!(
+                "the position is for rules `{}`, these databases are for `{}`",
+                record::rules_to_text(&rules),
+                self.db.key()
+            )));
+        }
+        Ok(pos)
+    }
+
+    fn checked_nodes(nodes: Option<u64>) -> PyResult<Option<u64>> {
+        match nodes {
+            Some(0) => Err(PyValueError::new_err("nodes must be at least 1 (or None)")),
+            n => Ok(n),
+        }
+    }
+}
+
+/// The exact value of every legal move of `pos` under `rules` (action,
+/// the mover's captures from now on minus the opponent's), within `nodes`
+/// expanded boards in all; None when the budget runs out.
+fn move_values(db: Arc<Database>, pos: &Position, nodes: Option<u64>) -> Option<Vec<(u8, i32)>> {
+    let rules = *db.rules();
+    let mut solver = Solver::new(db);
+    let me = pos.to_move();
+    let mut out = Vec::new();
+    for (mv, child) in pos.children(&rules).iter() {
+        let used = solver.stats().nodes;
+        if nodes.is_some_and(|n| used >= n) {
+            return None;
+        }
+        solver.set_budget(nodes.map(|n| n - used));
+        let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
+            - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
+        let rest = solver.value(child)?;
+        out.push((mv.action(), gain - rest));
+    }
+    Some(out)
+}
+
+#[pymethods]
+impl PyDatabase {
+    /// Builds every layer `0..=max_seeds` of `rules` (a `Rules`, a preset
+    /// name or a rules record; the target is ignored), writing each layer to
+    /// `dir` (None: in memory only). Finished layer files already in `dir`
+    /// are reused, so an interrupted build resumes; a file that does not
+    /// check out raises `DatabaseError` and is never overwritten.
+    ///
+    /// `threads` workers (default: one per core), `progress` draws progress
+    /// bars and a line per layer on standard error. The GIL is released
+    /// while building (so Ctrl-C is seen when the build returns). The
+    /// layers' reports are in `reports`.
+    #[staticmethod]
+    #[pyo3(signature = (rules, max_seeds, dir = None, *, threads = None, progress = false))]
+    fn build(
+        py: Python<'_>,
+        rules: &Bound<'_, PyAny>,
+        max_seeds: usize,
+        dir: Option<PathBuf>,
+        threads: Option<usize>,
+        progress: bool,
+    ) -> PyResult<Self> {
+        let rules = rules_arg(rules)?;
+        let target = dir.clone();
+        let (db, reports) = py
+            .detach(move || {
+                on_threads(threads, || {
+                    Database::build(&rules, max_seeds, target.as_deref(), !progress)
+                })
+            })?
+            .map_err(errors::database)?;
+        Ok(PyDatabase {
+            db: Arc::new(db),
+            dir,
+            reports: reports.iter().map(PyLayerReport::from).collect(),
+        })
+    }
+
+    /// Loads the databases of `rules` from `dir`: every consecutive layer
+    /// `0, 1, …` found there, or exactly `0..=max_seeds`. Raises
+    /// `DatabaseError` when a layer is missing (none at all, or below
+    /// `max_seeds`), damaged, for other rules or another format, or when the
+    /// rules cannot be solved by layers (a move limit or a repetition rule,
+    /// as in `ayo` and `oware`). Releases the GIL while reading.
+    #[staticmethod]
+    #[pyo3(signature = (rules, dir, *, max_seeds = None))]
+    fn open(
+        py: Python<'_>,
+        rules: &Bound<'_, PyAny>,
+        dir: PathBuf,
+        max_seeds: Option<usize>,
+    ) -> PyResult<Self> {
+        let rules = rules_arg(rules)?;
+        let d = dir.clone();
+        let db = py
+            .detach(move || match max_seeds {
+                Some(n) => Database::open(&rules, n, &d),
+                None => Database::open_all(&rules, &d),
+            })
+            .map_err(errors::database)?;
+        Ok(PyDatabase {
+            db: Arc::new(db),
+            dir: Some(dir),
+            reports: Vec::new(),
+        })
+    }
+
+    /// Whether `rules` can be solved by seed layers (no move limit and no
+    /// repetition rule): `ayoayo` and its variants can, `ayo`, `olopon` and
+    /// `oware` cannot.
+    #[staticmethod]
+    fn solvable(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(solve_rules(&rules_arg(rules)?).is_ok())
+    }
+
+    /// The rules the values are for: the given rules without a target.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules {
+            inner: *self.db.rules(),
+        }
+    }
+
+    /// The rules record written in every layer file, e.g. `ayoayo[target=none]`.
+    #[getter]
+    fn key(&self) -> &str {
+        self.db.key()
+    }
+
+    /// The largest seed count held.
+    #[getter]
+    fn max_seeds(&self) -> usize {
+        self.db.max_seeds()
+    }
+
+    /// The number of boards held, over every layer.
+    #[getter]
+    fn positions(&self) -> u64 {
+        self.db.layers().iter().map(|l| l.len() as u64).sum()
+    }
+
+    /// The folder of the layer files (None when built in memory).
+    #[getter]
+    fn dir(&self) -> Option<PathBuf> {
+        self.dir.clone()
+    }
+
+    /// What `Database.build` did for each layer (empty for `Database.open`).
+    #[getter]
+    fn reports(&self) -> Vec<PyLayerReport> {
+        self.reports.clone()
+    }
+
+    /// Re-checks every stored value against its successors (the layers
+    /// `from_seeds..=max_seeds`); `progress` draws progress bars on standard
+    /// error, `threads` as for `build`. Releases the GIL.
+    #[pyo3(signature = (progress = false, *, from_seeds = 0, threads = None))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        progress: bool,
+        from_seeds: usize,
+        threads: Option<usize>,
+    ) -> PyResult<PyVerifyReport> {
+        let db = Arc::clone(&self.db);
+        py.detach(move || {
+            on_threads(threads, || {
+                let t0 = Instant::now();
+                let r = db.verify_from(from_seeds, !progress);
+                PyVerifyReport::new(r, t0.elapsed().as_secs_f64())
+            })
+        })
+    }
+
+    /// The exact value of `position` (an `ayo.Game`'s current position or a
+    /// position record) for the player to move: the seeds now on the board
+    /// they will still capture minus those the opponent will, with best play
+    /// to the end (the stores and the target do not count). Read from the
+    /// layers when the board is held, else searched within `nodes` expanded
+    /// boards (None: no limit); None when the budget runs out. Releases the
+    /// GIL while searching.
+    #[pyo3(signature = (position, *, nodes = Some(DEFAULT_NODES)))]
+    fn value(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        nodes: Option<u64>,
+    ) -> PyResult<Option<i32>> {
+        let pos = self.position_of(position)?;
+        let nodes = PyDatabase::checked_nodes(nodes)?;
+        let db = Arc::clone(&self.db);
+        Ok(py.detach(move || {
+            let mut solver = Solver::new(db);
+            solver.set_budget(nodes);
+            solver.value(&pos)
+        }))
+    }
+
+    /// The exact value (as for `value`) of every legal move of `position`:
+    /// a dict from action (0..5, relative to the player to move, ascending)
+    /// to what the mover captures with it and after it minus what the
+    /// opponent will; empty when there is no legal move. Within `nodes`
+    /// expanded boards in all; None when the budget runs out.
+    #[pyo3(signature = (position, *, nodes = Some(DEFAULT_NODES)))]
+    fn move_values(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        nodes: Option<u64>,
+    ) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
+        let pos = self.position_of(position)?;
+        let nodes = PyDatabase::checked_nodes(nodes)?;
+        let db = Arc::clone(&self.db);
+        Ok(py
+            .detach(move || move_values(db, &pos, nodes))
+            .map(|v| v.into_iter().collect()))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Database('{}', max_seeds={}, positions={})",
+            self.db.key(),
+            self.db.max_seeds(),
+            self.positions()
+        )
+    }
+}
+
+/// Registers `Database`, `LayerReport` and `VerifyReport` in the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyDatabase>()?;
+    m.add_class::<PyLayerReport>()?;
+    m.add_class::<PyVerifyReport>()?;
+    Ok(())
+}
