@@ -44,7 +44,9 @@ pyo3::create_exception!(
     AyoError,
     "Endgame databases that cannot be built, read or used: a missing or damaged layer file, \
      a file for other rules or another format version, rules that cannot be solved by seed \
-     layers (such as oware's), or an I/O error. The message names the file and the reason."
+     layers (such as oware's), or an I/O error. The message names the file and the reason; \
+     `reason` is the kind (\"missing\", \"data_checksum\", \"unsupported_rules\", ...) and \
+     `path` the file (or None)."
 );
 
 /// Sets attributes on a freshly made exception; an attribute that cannot be set
@@ -105,9 +107,52 @@ pub(crate) fn setup(py: Python<'_>, e: SetupErrors) -> PyErr {
     with_attrs(py, err, &[("problems", problems)])
 }
 
-/// `DatabaseError` with the text of an `ayo_solve::DbError`.
+/// The snake_case name of a database error's kind (`DatabaseError.reason`)
+/// and the file it is about, if any.
+fn database_reason(e: &ayo_solve::DbError) -> (&'static str, Option<&std::path::Path>) {
+    use ayo_solve::DbError as E;
+    match e {
+        E::Io { path, .. } => ("io", Some(path)),
+        E::Missing { path, .. } => ("missing", Some(path)),
+        E::BadMagic { path } => ("bad_magic", Some(path)),
+        E::Version { path, .. } => ("version", Some(path)),
+        E::RulesMismatch { path, .. } => ("rules_mismatch", Some(path)),
+        E::LayerMismatch { path, .. } => ("layer_mismatch", Some(path)),
+        E::CountMismatch { path, .. } => ("count_mismatch", Some(path)),
+        E::Length { path, .. } => ("length", Some(path)),
+        E::TruncatedHeader { path } => ("truncated_header", Some(path)),
+        E::HeaderChecksum { path } => ("header_checksum", Some(path)),
+        E::DataChecksum { path } => ("data_checksum", Some(path)),
+        E::UnsupportedRules { .. } => ("unsupported_rules", None),
+        E::LayerTooLarge { .. } => ("layer_too_large", None),
+    }
+}
+
+/// `DatabaseError` with `reason` and `path` set, and `message` as its text.
+pub(crate) fn database_kind(
+    py: Python<'_>,
+    reason: &str,
+    path: Option<&std::path::Path>,
+    message: String,
+) -> PyErr {
+    let err = DatabaseError::new_err(message);
+    let reason = pyo3::types::PyString::new(py, reason).into_any();
+    let path =
+        match pyo3::IntoPyObjectExt::into_bound_py_any(path.map(|p| p.display().to_string()), py) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+    with_attrs(py, err, &[("reason", reason), ("path", path)])
+}
+
+/// `DatabaseError` with the text of an `ayo_solve::DbError`, its `reason`
+/// (e.g. "missing", "data_checksum", "unsupported_rules") and `path` (the
+/// file, or None).
 pub(crate) fn database(e: ayo_solve::DbError) -> PyErr {
-    DatabaseError::new_err(e.to_string())
+    Python::attach(|py| {
+        let (reason, path) = database_reason(&e);
+        database_kind(py, reason, path, e.to_string())
+    })
 }
 
 /// Registers the exception types in the module.

@@ -17,7 +17,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::errors::{self, DatabaseError};
+use crate::errors;
 use crate::rules::PyRules;
 
 /// The node budget of `Database.value` and `Database.move_values` when none
@@ -180,11 +180,16 @@ impl PyDatabase {
         };
         let solved = solve_rules(&rules).map_err(errors::database)?;
         if solved != *self.db.rules() {
-            return Err(DatabaseError::new_err(format!(
-                "the position is for rules `{}`, these databases are for `{}`",
-                record::rules_to_text(&rules),
-                self.db.key()
-            )));
+            return Err(errors::database_kind(
+                py,
+                "rules_mismatch",
+                None,
+                format!(
+                    "the position is for rules `{}`, these databases are for `{}`",
+                    record::rules_to_text(&rules),
+                    self.db.key()
+                ),
+            ));
         }
         Ok(pos)
     }

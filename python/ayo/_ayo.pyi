@@ -59,7 +59,14 @@ class SetupError(AyoError):
     problems: list[str]
 
 class DatabaseError(AyoError):
-    """Endgame databases that cannot be built, read or used; the message says why."""
+    """Endgame databases that cannot be built, read or used; the message says why.
+
+    `reason` names the kind ("missing", "data_checksum", "unsupported_rules", ...)
+    and `path` the file concerned (None when there is none).
+    """
+
+    reason: str
+    path: str | None
 
 @final
 class Rules:

@@ -28,6 +28,7 @@ __all__ = [
     "analyze",
     "arena",
     "elo_table",
+    "game_from_position",
     "player_spec",
     "replay",
     "rules_text",
@@ -163,7 +164,8 @@ def rules_cmd(rules: Rules | None, out: TextIO) -> int:
     return 0
 
 
-def _game_from_position(text: str) -> Game:
+def game_from_position(text: str) -> Game:
+    """The game at a position record; :class:`UsageError` when it is not one."""
     try:
         return Game(position=text)
     except RecordError as e:
@@ -186,9 +188,9 @@ def _analysis_lines(game: Game, a: Analysis, player: Player) -> list[str]:
     if a.best is None:
         return [f"No move to analyse: {a.text} for {mover}."]
     pv = " ".join(str(x + 1) for x in a.pv)
+    by = f"{'level ' if player.level and player.kind != 'perfect' else ''}{player.name}"
     lines = [
-        f"Analysis by {'level ' if player.level else ''}{player.name}: "
-        f"depth {a.depth}, {a.nodes} nodes.",
+        f"Analysis by {by}: depth {a.depth}, {a.nodes} nodes.",
         f"Best move: {a.best + 1} ({mover}), value {a.text} for {mover} ({a.bound}).",
         f"Principal variation: {pv}",
         "Each legal move:",
@@ -201,7 +203,7 @@ def _analysis_lines(game: Game, a: Analysis, player: Player) -> list[str]:
 
 def analyze(text: str, player: Player, style: Style, out: TextIO) -> int:
     """``ayo analyze``: best move, value, PV and the value of each move."""
-    game = _game_from_position(text)
+    game = game_from_position(text)
     _print_board(out, game, style)
     if game.outcome is not None:
         out.write(f"{game.position_record()}\n\nThe game is over. ")
@@ -209,7 +211,19 @@ def analyze(text: str, player: Player, style: Style, out: TextIO) -> int:
         return 0
     out.write(f"{SEAT_NAMES[game.to_move]} to move · {game.position_record()}\n\n")
     out.write("\n".join(_analysis_lines(game, player.analyze(game), player)) + "\n")
+    source = player.source
+    if source is not None and source in _SOURCES:
+        out.write(_SOURCES[source] + "\n")
     return 0
+
+
+# Where a perfect player's answer came from (Player.source), in words.
+_SOURCES = {
+    "database": "Exact: every move's value read from the databases.",
+    "search": "Exact: searched above the databases.",
+    "fallback": "The databases and the exact search could not answer within the budget: "
+    "this is level max's analysis.",
+}
 
 
 def replay(text: str, style: Style, out: TextIO, keys: KeyReader | None) -> int:
@@ -250,9 +264,14 @@ def watch(
     screen: Screen,
     keys: KeyReader | None,
     animation: bool,
+    players: Sequence[Player] | None = None,
 ) -> int:
-    """``ayo watch``: level ``levels[0]`` (South) against ``levels[1]`` (North)."""
-    players = [Player(levels[0], seed=seed), Player(levels[1], seed=seed + 1)]
+    """``ayo watch``: level ``levels[0]`` (South) against ``levels[1]`` (North).
+
+    ``players`` are the two players when already made (level perfect).
+    """
+    if players is None:
+        players = [Player(levels[0], seed=seed), Player(levels[1], seed=seed + 1)]
     names = (f"Level {levels[0]}", f"Level {levels[1]}")
     game = Game(rules)
     style = screen.style
@@ -372,13 +391,21 @@ def elo_table(names: Sequence[str], results: dict[tuple[int, int], _Pair]) -> li
     return [400.0 * math.log10(x) for x in strength]
 
 
-def player_spec(spec: str, seed: int) -> Player:
+def player_spec(spec: str, seed: int, perfect: Player | None = None) -> Player:
     """A player from a spec: a level (``3``, ``L3``, ``max``) or ``kind[:budget]``.
 
     ``kind`` is random, greedy, alphabeta or mcts; ``budget`` is ``depth=N``,
-    ``nodes=N`` or ``time=S`` (seconds). Raises :class:`UsageError`.
+    ``nodes=N`` or ``time=S`` (seconds). ``perfect`` is a new player over the
+    databases of the player ``perfect`` (or like it, when it fell back to
+    level max). Raises :class:`UsageError`.
     """
     text = spec.strip().lower()
+    if text == "perfect":
+        if perfect is None:
+            raise UsageError(f"player {spec!r}: level perfect needs databases")
+        if perfect.database is None:
+            return Player(str(perfect.level), seed=seed)
+        return Player.perfect(perfect.database, seed=seed)
     try:
         if ":" not in text and text not in ("random", "greedy", "alphabeta", "mcts"):
             return Player(text.removeprefix("l"), seed=seed)
@@ -433,17 +460,19 @@ def arena(
     out: TextIO,
     openings: int = 2,
     ply_cap: int = 500,
+    perfect: Player | None = None,
 ) -> int:
     """``ayo arena``: a round robin, colours alternated, with an Elo table.
 
     Games ``2k`` and ``2k+1`` of a pair start from the same ``openings``
     random plies (seed ``seed + k``) with the colours swapped; the players
     of game ``g`` have seeds ``seed + g`` and ``seed + g + 7919``.
+    ``perfect`` is the player that ``perfect`` in ``specs`` stands for.
     """
     if len(specs) < 2:
         raise UsageError("--levels needs at least two levels or players")
     for spec in specs:
-        player_spec(spec, seed)  # every spec is checked before any game
+        player_spec(spec, seed, perfect)  # every spec is checked before any game
     results: dict[tuple[int, int], _Pair] = {}
     started = time.monotonic()
     name = rules.preset or "custom"
@@ -458,8 +487,8 @@ def arena(
         for j in range(i + 1, len(specs)):
             pair = _Pair()
             for g in range(games):
-                a = player_spec(specs[i], seed + g)
-                b = player_spec(specs[j], seed + g + 7919)
+                a = player_spec(specs[i], seed + g, perfect)
+                b = player_spec(specs[j], seed + g + 7919, perfect)
                 a_south = g % 2 == 0
                 south, north = (a, b) if a_south else (b, a)
                 opening = _opening(rules, openings, seed + g // 2)

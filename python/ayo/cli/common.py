@@ -67,7 +67,9 @@ def make_rules(preset: str | None, overrides: Sequence[str] | None, default: str
 
 
 def level_name(text: str) -> str:
-    """A level as given (``1``..``8`` or ``max``), checked by the engine."""
+    """A level as given (``1``..``8``, ``max`` or ``perfect``), checked by the engine."""
+    if text.strip().lower() == "perfect":
+        return "perfect"
     try:
         return str(Player(text.strip().lower()).level)
     except ValueError as e:

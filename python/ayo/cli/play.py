@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -351,24 +351,38 @@ def play_game(
     animation: bool,
     delay: float,
     scoreboard: Scoreboard,
+    computer: Player | None = None,
+    notices: Sequence[str] = (),
 ) -> int:
-    """Run ``ayo play``; the exit status."""
+    """Run ``ayo play``; the exit status.
+
+    ``computer`` is the computer's player when already made (level perfect;
+    default ``Player(level, seed)``), and ``notices`` are lines shown under
+    the board before the first move.
+    """
     game = Game(rules)
     starter = rules.first_player
     human = starter if first == "human" else 1 - starter
     seed = secrets.randbits(32) if seed is None else seed
+    if computer is None:
+        computer = Player(level, seed=seed)
+    database = computer.database
+    hint = (
+        Player(HINT_LEVEL, seed=seed) if database is None else Player.perfect(database, seed=seed)
+    )
     session = Session(
         game=game,
         human=human,
-        computer=Player(level, seed=seed),
+        computer=computer,
         level=level,
         keys=keys,
         screen=screen,
         animation=animation,
         delay=delay,
-        hint_player=Player(HINT_LEVEL, seed=seed),
+        hint_player=hint,
         rules_name=rules_name,
         personal_best=scoreboard.best(),
+        message=list(notices),
     )
     outcome = session.run()
     if outcome is None:
