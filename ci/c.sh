@@ -100,11 +100,13 @@ say "C and C++ tests against the shared library"
 gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_api"
 gcc "${CFLAGS[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/check.c "${SHARED[@]}" -o "$work/test_vectors"
 gcc "${CFLAGS[@]}" tests/c/test_player.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_player"
+gcc "${CFLAGS[@]}" tests/c/test_database.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_database"
 gcc "${CFLAGS[@]}" -c tests/c/json.c -o "$work/json.o"
 g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${SHARED[@]}" -pthread -o "$work/test_cpp"
 run c-api "$work/test_api"
 run c-vectors "$work/test_vectors" "$vectors"
 run c-player "$work/test_player" "$work/reference.txt"
+run c-database "$work/test_database"
 run cpp "$work/test_cpp" "$vectors"
 
 say "the same under AddressSanitizer + UndefinedBehaviorSanitizer (static library, leaks checked)"
@@ -112,21 +114,28 @@ gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_api.c tests/c/check.c "${STATIC[@]}"
 gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/check.c "${STATIC[@]}" \
   -o "$work/test_vectors_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_player.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_player_san"
+gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_database.c tests/c/check.c "${STATIC[@]}" -lpthread \
+  -o "$work/test_database_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" -c tests/c/json.c -o "$work/json_san.o"
 g++ "${CXXFLAGS[@]}" "${SAN[@]}" tests/c/test_cpp.cpp "$work/json_san.o" "${STATIC[@]}" -pthread \
   -o "$work/test_cpp_san"
 run c-api-asan "$work/test_api_san"
 run c-vectors-asan "$work/test_vectors_san" "$vectors"
 run c-player-asan "$work/test_player_san" "$work/reference.txt"
+run c-database-asan "$work/test_database_san"
 run cpp-asan "$work/test_cpp_san" "$vectors"
 
 say "valgrind memcheck (it also sees inside libayo, which the sanitizers do not instrument)"
 gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_api_static"
 gcc "${CFLAGS[@]}" tests/c/test_player.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_player_static"
+gcc "${CFLAGS[@]}" tests/c/test_database.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_database_static"
 g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${STATIC[@]}" -pthread -o "$work/test_cpp_static"
 VG=(valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite)
 run c-api-valgrind "${VG[@]}" "$work/test_api_static"
 run c-player-valgrind "${VG[@]}" "$work/test_player_static" "$work/reference.txt"
+# --quick: one exact search (each runs on a thread with a large reserved
+# stack, slow under valgrind); the runs above do them all.
+run c-database-valgrind "${VG[@]}" "$work/test_database_static" --quick
 run cpp-valgrind "${VG[@]}" "$work/test_cpp_static" "$vectors"
 
 say "LeakSanitizer is live: a deliberately leaked game must be reported"

@@ -871,8 +871,8 @@ enum ayo_result ayo_database_open(struct ayo_rules *rules,
  *
  * Cost: layer `n` holds C(n + 11, 11) boards, one byte each, and takes
  * about ten times that in working memory while it is built; up to 8 seeds
- * takes a fraction of a second, 20 seeds minutes, 24 seeds hours (see
- * `docs/solving.md`). The build runs on a pool of `threads` threads of its
+ * takes a fraction of a second, up to 20 about two minutes, up to 24 about
+ * seven minutes and 10 GiB on two cores (see `docs/solving.md`). The build runs on a pool of `threads` threads of its
  * own (0: one per core, at most `AYO_MAX_THREADS`) and returns when it is
  * done.
  *

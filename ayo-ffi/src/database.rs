@@ -147,8 +147,8 @@ pub unsafe extern "C" fn ayo_database_open(
 ///
 /// Cost: layer `n` holds C(n + 11, 11) boards, one byte each, and takes
 /// about ten times that in working memory while it is built; up to 8 seeds
-/// takes a fraction of a second, 20 seeds minutes, 24 seeds hours (see
-/// `docs/solving.md`). The build runs on a pool of `threads` threads of its
+/// takes a fraction of a second, up to 20 about two minutes, up to 24 about
+/// seven minutes and 10 GiB on two cores (see `docs/solving.md`). The build runs on a pool of `threads` threads of its
 /// own (0: one per core, at most `AYO_MAX_THREADS`) and returns when it is
 /// done.
 ///
@@ -359,5 +359,213 @@ pub unsafe extern "C" fn ayo_player_last_source(
             }
             Ok(perfect.last_source().into())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ayo_game, ayo_game_free, ayo_game_load_position, ayo_game_new};
+    use crate::player::{ayo_analysis, ayo_player_analyze, ayo_player_free, ayo_player_new_level};
+    use crate::rules::{ayo_rules_free, ayo_rules_last_error, ayo_rules_new_preset};
+    use ayo_core::players::{Agent, Budget};
+    use ayo_core::{Game, Rules};
+    use ayo_solve::DbError;
+    use std::ffi::{CStr, CString};
+    use std::path::PathBuf;
+    use std::ptr::null_mut;
+
+    fn rules(preset: &CStr) -> *mut ayo_rules {
+        let mut r = null_mut();
+        assert_eq!(
+            unsafe { ayo_rules_new_preset(preset.as_ptr(), &mut r) },
+            ayo_result::Ok
+        );
+        r
+    }
+
+    fn last_error(r: *const ayo_rules) -> String {
+        let mut buf = [0 as c_char; 512];
+        let mut n = 0;
+        assert_eq!(
+            unsafe { ayo_rules_last_error(r, buf.as_mut_ptr(), buf.len(), &mut n) },
+            ayo_result::Ok
+        );
+        unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// A fresh directory under the system's temporary directory.
+    struct TempDir(PathBuf);
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            let p = std::env::temp_dir().join(format!("ayo-ffi-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&p);
+            TempDir(p)
+        }
+        fn c(&self) -> CString {
+            CString::new(self.0.to_str().unwrap()).unwrap()
+        }
+    }
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn db_errors_have_their_codes() {
+        let p = PathBuf::from("x.ayodb");
+        let cases = [
+            (
+                DbError::UnsupportedRules { why: "w".into() },
+                ayo_result::DatabaseUnsupportedRules,
+            ),
+            (
+                DbError::Missing {
+                    path: p.clone(),
+                    n: 0,
+                },
+                ayo_result::DatabaseMissing,
+            ),
+            (
+                DbError::BadMagic { path: p.clone() },
+                ayo_result::DatabaseDamaged,
+            ),
+            (
+                DbError::DataChecksum { path: p.clone() },
+                ayo_result::DatabaseDamaged,
+            ),
+            (
+                DbError::Io {
+                    path: p.clone(),
+                    source: std::io::Error::other("disk"),
+                },
+                ayo_result::DatabaseIo,
+            ),
+            (
+                DbError::LayerTooLarge { n: 99, max: 40 },
+                ayo_result::InvalidArgument,
+            ),
+        ];
+        for (e, code) in cases {
+            let text = e.to_string();
+            let fail = Fail::from(e);
+            assert_eq!((fail.code, fail.message), (code, text));
+        }
+        for r in ayo_result::ALL {
+            assert_eq!(ayo_result::from_code(r as i32), Some(r));
+            let name = unsafe { CStr::from_ptr(crate::result::ayo_result_name(r as i32)) };
+            assert!(name.to_str().unwrap().starts_with("AYO_RESULT_"));
+            assert!(!r.message().is_empty());
+        }
+        let codes: Vec<i32> = ayo_result::ALL.iter().map(|&r| r as i32).collect();
+        assert!(
+            codes.windows(2).all(|w| w[0] < w[1]),
+            "ALL is sorted, no number twice"
+        );
+    }
+
+    #[test]
+    fn build_open_and_play_as_rust_does() {
+        let dir = TempDir::new("db");
+        let r = rules(c"ayoayo");
+        let mut built = null_mut();
+        let mut opened = null_mut();
+        let d = dir.c();
+        assert_eq!(
+            unsafe { ayo_database_open(r, d.as_ptr(), &mut opened) },
+            ayo_result::DatabaseMissing
+        );
+        assert!(
+            last_error(r).contains("no database layer"),
+            "{}",
+            last_error(r)
+        );
+        assert_eq!(
+            unsafe { ayo_database_build(r, 6, d.as_ptr(), 1, &mut built) },
+            ayo_result::Ok
+        );
+        assert_eq!(last_error(r), "");
+        assert_eq!(
+            unsafe { ayo_database_open(r, d.as_ptr(), &mut opened) },
+            ayo_result::Ok
+        );
+        let mut max = 0u32;
+        assert_eq!(
+            unsafe { ayo_database_max_seeds(opened, &mut max) },
+            ayo_result::Ok
+        );
+        assert_eq!(max, 6);
+        let (mut checked, mut failed) = (0u64, 1u64);
+        assert_eq!(
+            unsafe { ayo_database_verify(built, 1, &mut checked, &mut failed) },
+            ayo_result::Ok
+        );
+        assert_eq!((checked, failed), (18_564, 0)); // C(18, 12) boards of 0..=6 seeds
+        let mut p = null_mut();
+        assert_eq!(
+            unsafe { ayo_player_new_perfect(opened, 1, 100_000, 3, &mut p) },
+            ayo_result::Ok
+        );
+        unsafe {
+            ayo_database_free(opened);
+            ayo_database_free(built);
+        }
+        let rust_rules = Rules::preset("ayoayo").unwrap();
+        let db = Database::open_all(&rust_rules, &dir.0).unwrap();
+        let mut rust = Perfect::new(db, Budget::Nodes(100_000), 3);
+        let text = c"ayoayo 0,0,0,0,1,0/2,0,0,1,0,0 23-21 s 0 30";
+        let mut g: *mut ayo_game = null_mut();
+        unsafe {
+            assert_eq!(ayo_game_new(r, &mut g), ayo_result::Ok);
+            assert_eq!(ayo_game_load_position(g, text.as_ptr()), ayo_result::Ok);
+        }
+        let game = Game::from_record(&format!("{} |", text.to_str().unwrap())).unwrap();
+        let mut a = std::mem::MaybeUninit::<ayo_analysis>::uninit();
+        let mut pv = [0u8; 64];
+        let mut len = 0usize;
+        assert_eq!(
+            unsafe { ayo_player_analyze(p, g, a.as_mut_ptr(), pv.as_mut_ptr(), 64, &mut len) },
+            ayo_result::Ok
+        );
+        let a = unsafe { a.assume_init() };
+        let want = rust.analyze(&game);
+        assert_eq!(a.best, want.best.unwrap().relative_pit());
+        assert_eq!(a.value.centiseeds, want.value.0);
+        let mut src = ayo_perfect_source::Fallback;
+        assert_eq!(
+            unsafe { ayo_player_last_source(p, &mut src) },
+            ayo_result::Ok
+        );
+        assert_eq!(src, rust.last_source().into());
+        assert_eq!(src, ayo_perfect_source::Database);
+        // Other players are not perfect.
+        let mut level = null_mut();
+        assert_eq!(
+            unsafe { ayo_player_new_level(c"2".as_ptr(), 0, &mut level) },
+            ayo_result::Ok
+        );
+        assert_eq!(
+            unsafe { ayo_player_last_source(level, &mut src) },
+            ayo_result::NotPerfect
+        );
+        unsafe {
+            ayo_player_free(level);
+            ayo_player_free(p);
+            ayo_game_free(g);
+            ayo_rules_free(r);
+        }
+        // Oware cannot be solved.
+        let o = rules(c"oware");
+        let mut none = null_mut();
+        assert_eq!(
+            unsafe { ayo_database_build(o, 2, d.as_ptr(), 1, &mut none) },
+            ayo_result::DatabaseUnsupportedRules
+        );
+        assert!(last_error(o).contains("repetition"), "{}", last_error(o));
+        assert!(none.is_null());
+        unsafe { ayo_rules_free(o) };
     }
 }

@@ -113,7 +113,7 @@ static void test_results(void) {
   }
   CHECK(strcmp(ayo_result_name(AYO_RESULT_UNKNOWN_LEVEL), "AYO_RESULT_UNKNOWN_LEVEL") == 0);
   CHECK(strcmp(ayo_result_name(AYO_RESULT_PLAYER_BROKEN), "AYO_RESULT_PLAYER_BROKEN") == 0);
-  CHECK(ayo_result_name(105) == NULL && ayo_result_name(199) == NULL);
+  CHECK(ayo_result_name(106) == NULL && ayo_result_name(199) == NULL);
 }
 
 static int name_starts(const ayo_player *p, const char *prefix, char *name, size_t len) {
