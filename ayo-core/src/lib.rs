@@ -35,6 +35,7 @@
 
 mod game;
 mod hash;
+mod lean;
 mod player;
 pub mod players;
 pub mod playout;
@@ -45,6 +46,7 @@ mod sow;
 pub mod trace;
 
 pub use game::{EndReason, Game, Outcome, Status};
+pub use lean::LeanGame;
 pub use player::Player;
 pub use position::{
     Children, IllegalMove, Move, MoveList, PlayError, Position, Setup, SetupError, SetupErrors,
