@@ -4,9 +4,10 @@
 use rand::Rng;
 
 use crate::game::{EndReason, Outcome};
-use crate::playout::{Seen, SELECT};
+use crate::playout::SELECT;
 use crate::position::{IllegalMove, Move, Position};
-use crate::rules::{Feeding, Repetition, Rules};
+use crate::repeat::Window;
+use crate::rules::{Capture, Feeding, Repetition, Rules};
 use crate::sow::ROW_MASK;
 
 /// What is known of the legal moves of the current position.
@@ -57,7 +58,7 @@ enum Moves {
 pub struct LeanGame {
     rules: Rules,
     pos: Position,
-    seen: Seen,
+    window: Window,
     moves: Moves,
     /// Legal actions (bit `a`: mover-relative action `a`) when `moves` is known.
     legal: u8,
@@ -72,13 +73,13 @@ impl LeanGame {
         let mut g = LeanGame {
             rules,
             pos: position,
-            seen: Seen::new(),
+            window: Window::new(&position),
             moves: Moves::Unknown,
             legal: 0,
             children: [position; 6],
             outcome: None,
         };
-        g.arrive();
+        g.arrive(None);
         g
     }
 
@@ -95,8 +96,7 @@ impl LeanGame {
     /// Starts again from `position`, keeping the allocations.
     pub fn reset(&mut self, position: Position) {
         self.pos = position;
-        self.seen.clear();
-        self.arrive();
+        self.arrive(None);
     }
 
     /// The outcome once the game has ended, working out the legal moves if
@@ -144,18 +144,34 @@ impl LeanGame {
             _ => self.pos.check_move(&self.rules, mv)?,
         };
         self.pos = next;
-        self.arrive();
+        self.arrive(Some(mv));
         Ok(mv)
     }
 
     /// Plays a uniformly random legal move and returns it; `None` when the
     /// game is over (the outcome is then known).
     pub fn play_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
+        use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
+        // One sowing loop per rule family, as in the random playouts.
+        match (self.rules.relay(), self.rules.capture()) {
+            (true, Capture::Across) => self.play_random_mode::<true, ACROSS, R>(rng),
+            (true, Capture::TwoThree) => self.play_random_mode::<true, TWO_THREE, R>(rng),
+            (true, Capture::CollectFour) => self.play_random_mode::<true, COLLECT_FOUR, R>(rng),
+            (false, Capture::Across) => self.play_random_mode::<false, ACROSS, R>(rng),
+            (false, Capture::TwoThree) => self.play_random_mode::<false, TWO_THREE, R>(rng),
+            (false, Capture::CollectFour) => self.play_random_mode::<false, COLLECT_FOUR, R>(rng),
+        }
+    }
+
+    #[inline(always)]
+    fn play_random_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+    ) -> Option<Move> {
         if self.outcome.is_some() {
             return None;
         }
-        let must_feed = self.must_feed();
-        if self.moves == Moves::Unknown && must_feed {
+        if self.moves == Moves::Unknown && self.must_feed() {
             self.sow_all();
             if self.outcome.is_some() {
                 return None;
@@ -171,7 +187,7 @@ impl LeanGame {
                     self.children[usize::from(a)]
                 } else {
                     self.pos
-                        .try_play_unchecked(&self.rules, mv)
+                        .sown_mode::<RELAY, CAP>(&self.rules, mv.pit())
                         .expect("single-lap sowing always ends")
                 };
                 (mv, next)
@@ -189,16 +205,16 @@ impl LeanGame {
                     }
                     let k = rng.random_range(0..bits.count_ones()) as usize;
                     let a = SELECT[usize::from(bits)][k];
-                    let mv = Move::new((first + usize::from(a)) as u8).expect("a pit of the mover");
-                    if let Some(next) = self.pos.try_play_unchecked(&self.rules, mv) {
-                        break (mv, next);
+                    let pit = first + usize::from(a);
+                    if let Some(next) = self.pos.sown_mode::<RELAY, CAP>(&self.rules, pit) {
+                        break (Move::new(pit as u8).expect("a pit of the mover"), next);
                     }
                     bits &= !(1 << a);
                 }
             }
         };
         self.pos = next;
-        self.arrive();
+        self.arrive(Some(mv));
         Some(mv)
     }
 
@@ -213,24 +229,31 @@ impl LeanGame {
         self.outcome = Some(self.pos.final_outcome(&self.rules, reason));
     }
 
-    /// The checks of a new current position, in [`crate::Game`]'s order:
-    /// target and move limit, repetition, then no legal move (when that can
-    /// be told without sowing).
-    fn arrive(&mut self) {
+    /// The checks of a new current position, reached by `mv` (`None`: a
+    /// new game), in [`crate::Game`]'s order: target and move limit,
+    /// repetition, then no legal move (when that can be told without sowing).
+    #[inline]
+    fn arrive(&mut self, mv: Option<Move>) {
         self.outcome = None;
         self.moves = Moves::Unknown;
         self.legal = 0;
-        if let Some(reason) = self.pos.ended_by_counters(&self.rules) {
-            self.end(reason);
-            return;
+        let captured = self.pos.no_capture() == 0;
+        // Stores change only with a capture: the target needs checking only then.
+        if mv.is_none() || captured || self.rules.move_limit().is_some() {
+            if let Some(reason) = self.pos.ended_by_counters(&self.rules) {
+                self.end(reason);
+                return;
+            }
         }
         if self.rules.repetition() == Repetition::OwnSide {
-            if self.pos.no_capture() == 0 {
-                self.seen.clear();
-            }
-            if self.seen.insert(&self.pos) {
-                self.end(EndReason::Repetition);
-                return;
+            match mv {
+                Some(mv) if !captured => {
+                    if self.window.advance(&self.rules, mv, &self.pos) {
+                        self.end(EndReason::Repetition);
+                        return;
+                    }
+                }
+                _ => self.window.restart(&self.pos),
             }
         }
         let nonempty = self.pos.nonempty_actions();

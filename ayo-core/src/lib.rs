@@ -41,6 +41,7 @@ pub mod players;
 pub mod playout;
 mod position;
 pub mod record;
+mod repeat;
 mod rules;
 mod sow;
 pub mod trace;

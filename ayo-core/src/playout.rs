@@ -77,10 +77,6 @@ pub(crate) struct Seen {
 }
 
 impl Seen {
-    pub(crate) fn new() -> Seen {
-        Seen::default()
-    }
-
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.filter = [0; 4];

@@ -1,10 +1,12 @@
 //! `VecCore`: N games stepped in one call, entirely in Rust (the engine of
 //! `ayo.vector.AyoVectorEnv`).
 //!
-//! Every rule is ayo-core's: each game is an `ayo_core::Game` (so repetition
-//! sees that game's own history), moves are checked and played by it, and the
-//! built-in opponents are `ayo_core::players` agents, one per game with its
-//! own seed. This module only batches: it validates the whole batch of
+//! Every rule is ayo-core's: each game is an `ayo_core::LeanGame` (the game
+//! reduced to what its rules need: repetition sees that game's own positions
+//! since the last capture), moves are checked and played by it, the random
+//! opponent is its uniform legal draw, and the searching opponents are
+//! `ayo_core::players` agents (reading a full `Game` kept beside it), one per
+//! game with its own seed. This module only batches: it validates the whole batch of
 //! actions first (a bad one raises and changes nothing), then releases the GIL
 //! and steps every game, on up to `num_threads` threads over contiguous chunks
 //! of games, writing into numpy arrays made once at construction (the same
@@ -16,7 +18,7 @@ use std::str::FromStr;
 use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::players::{self, Agent, Budget, Kind, Level};
-use ayo_core::{Game, Move, Player, Position, Rules};
+use ayo_core::{Game, LeanGame, Move, Player, Position, Rules};
 use numpy::ndarray::Dimension;
 use numpy::{
     Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods,
@@ -84,11 +86,21 @@ struct Config {
 
 /// One game of the batch and its episode's bookkeeping.
 struct Slot {
-    game: Game,
+    /// The game: only what the rules need to go on (one sowing a move where
+    /// the legal moves are the non-empty pits; the children kept otherwise).
+    lean: LeanGame,
+    /// The moves of the episode, for `records`.
+    moves: Vec<Move>,
+    /// The same game in full, kept only for an opponent that searches (it
+    /// reads a `Game`); `None` with the random opponent and in self-play.
+    shadow: Option<Game>,
     /// The agent's seat (self-play: unused).
     seat: Player,
     /// Seat draws and the opponent's seed.
     rng: Xoshiro256PlusPlus,
+    /// The random opponent's draws.
+    random: Xoshiro256PlusPlus,
+    /// A searching opponent (`None`: random, or self-play).
     opponent: Option<Box<dyn Agent>>,
     /// Steps taken in this episode.
     steps: u32,
@@ -190,10 +202,14 @@ fn write_view(pos: &Position, seat: Player, out: &mut [f32]) {
 
 impl Slot {
     fn new(cfg: &Config, seed: u64) -> Slot {
+        let start = Position::start(&cfg.rules);
         let mut slot = Slot {
-            game: Game::new(cfg.rules),
+            lean: LeanGame::new(cfg.rules, start),
+            moves: Vec::new(),
+            shadow: None,
             seat: Player::South,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            random: Xoshiro256PlusPlus::seed_from_u64(seed),
             opponent: None,
             steps: 0,
             episodes: 0,
@@ -208,22 +224,21 @@ impl Slot {
     fn seed(&mut self, cfg: &Config, seed: u64) {
         self.rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         self.episodes = 0;
+        let opponent_seed = self.rng.next_u64();
+        self.random = Xoshiro256PlusPlus::seed_from_u64(opponent_seed);
         self.opponent = match cfg.opponent {
             Opponent::Agent(Kind::AlphaBeta, budget) => Some(Box::new(
-                players::AlphaBeta::new(budget, self.rng.next_u64())
-                    .with_table_bits(BATCH_TABLE_BITS),
+                players::AlphaBeta::new(budget, opponent_seed).with_table_bits(BATCH_TABLE_BITS),
             )),
-            Opponent::Agent(kind, budget) => {
-                Some(players::new_player(kind, budget, self.rng.next_u64()))
-            }
-            Opponent::SelfPlay => None,
+            Opponent::Agent(Kind::Random, _) | Opponent::SelfPlay => None,
+            Opponent::Agent(kind, budget) => Some(players::new_player(kind, budget, opponent_seed)),
         };
     }
 
     /// The seat whose view the observation shows and whose reward is given.
     fn viewer(&self, cfg: &Config) -> Player {
         match cfg.opponent {
-            Opponent::SelfPlay => self.game.position().to_move(),
+            Opponent::SelfPlay => self.lean.position().to_move(),
             Opponent::Agent(..) => self.seat,
         }
     }
@@ -249,57 +264,84 @@ impl Slot {
         });
         self.episodes += 1;
         self.seat = seat;
-        self.game = Game::new(cfg.rules);
+        self.lean.reset(Position::start(&cfg.rules));
+        self.moves.clear();
+        self.shadow = self.opponent.as_ref().map(|_| Game::new(cfg.rules));
         self.steps = 0;
         self.done = false;
         self.penalized = false;
-        self.opponent_turns();
+        self.opponent_turns(cfg);
+    }
+
+    /// Plays the legal action `action` (checked by the caller).
+    fn play_action(&mut self, action: u8) -> bool {
+        match self.lean.play_action(action) {
+            Ok(mv) => {
+                self.moves.push(mv);
+                if let Some(g) = self.shadow.as_mut() {
+                    // The same move is legal in the same game.
+                    let _ = g.play(mv);
+                }
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     /// The opponent moves until the agent is to move or the game is over.
-    fn opponent_turns(&mut self) {
-        let Some(agent) = self.opponent.as_mut() else {
+    fn opponent_turns(&mut self, cfg: &Config) {
+        if cfg.opponent == Opponent::SelfPlay {
             return;
-        };
-        while self.game.outcome().is_none() && self.game.position().to_move() != self.seat {
-            let Some(mv) = agent.choose(&self.game) else {
-                break;
+        }
+        while self.lean.position().to_move() != self.seat {
+            let mv = match (self.opponent.as_mut(), self.shadow.as_ref()) {
+                (Some(agent), Some(game)) => match agent.choose(game) {
+                    Some(mv) => mv,
+                    None => break,
+                },
+                _ => match self.lean.play_random(&mut self.random) {
+                    Some(mv) => {
+                        self.moves.push(mv);
+                        continue;
+                    }
+                    None => break,
+                },
             };
-            if self.game.play(mv).is_err() {
-                // A player only chooses legal moves; stop rather than loop.
+            // A player only chooses legal moves; stop rather than loop.
+            if !self.play_action(mv.action()) {
                 break;
             }
         }
     }
 
     /// `seat`'s store minus the other's (final scores once the game is over).
-    fn margin(&self, seat: Player) -> i32 {
-        let scores = match self.game.outcome() {
+    fn margin(&mut self, seat: Player) -> i32 {
+        let scores = match self.lean.outcome() {
             Some(o) => o.scores,
-            None => self.game.position().stores().map(u16::from),
+            None => self.lean.position().stores().map(u16::from),
         };
         i32::from(scores[seat.index()]) - i32::from(scores[seat.opponent().index()])
     }
 
     /// Writes the observation and masks of this game as `viewer` sees it.
     fn write_obs(
-        &self,
+        &mut self,
         cfg: &Config,
         obs: &mut [f32],
         obs_mask: &mut [i8],
         mask: Option<&mut [bool]>,
     ) {
-        let pos = self.game.position();
         let viewer = self.viewer(cfg);
+        let pos = *self.lean.position();
         if cfg.absolute {
-            write_view(pos, Player::South, obs);
+            write_view(&pos, Player::South, obs);
         } else {
-            write_view(pos, viewer, obs);
+            write_view(&pos, viewer, obs);
         }
         let legal = if self.penalized || pos.to_move() != viewer {
             0
         } else {
-            self.game.legal_action_mask()
+            self.lean.legal_mask()
         };
         for (a, m) in obs_mask.iter_mut().enumerate() {
             *m = i8::from(legal & (1 << a) != 0);
@@ -329,24 +371,23 @@ impl Slot {
             out.truncated[i] = false;
         } else {
             let mover = self.viewer(cfg);
-            let mv = u8::try_from(action)
+            let legal = u8::try_from(action)
                 .ok()
-                .and_then(|a| self.game.position().move_for_action(a).ok())
-                .filter(|&mv| self.game.is_legal(mv));
-            let (reward, terminated) = match mv {
+                .filter(|&a| a < ACTIONS as u8 && self.lean.legal_mask() & (1 << a) != 0);
+            let (reward, terminated) = match legal {
                 None => {
                     out.illegal[i] = action as i8;
                     self.penalized = true;
                     (cfg.penalty.unwrap_or(0.0), true)
                 }
-                Some(mv) => self.play(cfg, mover, mv),
+                Some(a) => self.play(cfg, mover, a),
             };
             self.steps += 1;
             let truncated = !terminated && cfg.max_steps.is_some_and(|m| self.steps >= m);
             out.reward[i] = reward;
             out.terminated[i] = terminated;
             out.truncated[i] = truncated;
-            if let Some(o) = self.game.outcome() {
+            if let Some(o) = self.lean.outcome() {
                 out.game_over[i] = true;
                 out.scores[2 * i] = o.scores[0] as i16;
                 out.scores[2 * i + 1] = o.scores[1] as i16;
@@ -377,22 +418,33 @@ impl Slot {
         );
     }
 
-    /// Plays the legal `mv` for `mover` (and the opponent's replies): the
+    /// Plays the legal `action` for `mover` (and the opponent's replies): the
     /// reward for `mover` and whether the game is over.
-    fn play(&mut self, cfg: &Config, mover: Player, mv: Move) -> (f64, bool) {
+    fn play(&mut self, cfg: &Config, mover: Player, action: u8) -> (f64, bool) {
+        // The margin before the move: stores only, a game under way.
         let before = self.margin(mover);
-        if self.game.play(mv).is_err() {
+        if !self.play_action(action) {
             // Validated legal before the step; nothing to do if not.
             return (0.0, false);
         }
-        self.opponent_turns();
-        let outcome = self.game.outcome();
+        self.opponent_turns(cfg);
+        let outcome = self.lean.outcome();
         let reward = if cfg.seed_difference {
             f64::from(self.margin(mover) - before)
         } else {
             outcome.map_or(0.0, |o| f64::from(o.result_for(mover)))
         };
         (reward, outcome.is_some())
+    }
+
+    /// The game record of the current episode.
+    fn record(&self, cfg: &Config) -> String {
+        let mut game = Game::new(cfg.rules);
+        for &mv in &self.moves {
+            // Every recorded move was played legally in this game.
+            let _ = game.play(mv);
+        }
+        game.record()
     }
 }
 
@@ -648,7 +700,7 @@ impl PyVecCore {
     }
 
     /// Checks the whole batch before anything changes.
-    fn validate(cfg: &Config, py: Python<'_>, slots: &[Slot], actions: &[i64]) -> PyResult<()> {
+    fn validate(cfg: &Config, py: Python<'_>, slots: &mut [Slot], actions: &[i64]) -> PyResult<()> {
         if actions.len() != slots.len() {
             return Err(AyoError::new_err(format!(
                 "expected {} actions (one per game), got {}",
@@ -656,7 +708,7 @@ impl PyVecCore {
                 actions.len()
             )));
         }
-        for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
+        for (i, (slot, &a)) in slots.iter_mut().zip(actions).enumerate() {
             if slot.done {
                 if cfg.autoreset == Autoreset::Disabled {
                     return Err(crate::vector::EpisodeOver::new_err(format!(
@@ -673,11 +725,11 @@ impl PyVecCore {
                 ));
             }
             if cfg.penalty.is_none() {
-                let pos = slot.game.position();
+                let pos = *slot.lean.position();
                 let mv = pos
                     .move_for_action(a as u8)
                     .map_err(|e| errors::illegal(py, e))?;
-                if !slot.game.is_legal(mv) {
+                if slot.lean.legal_mask() & (1 << a) == 0 {
                     let (kind, why) = match pos.check_move(&cfg.rules, mv) {
                         Err(e) => (e.kind(), e.to_string()),
                         Ok(_) => ("game_over", format!("action {a} is not legal here")),
@@ -943,7 +995,8 @@ impl PyVecCore {
 
     /// The game records (start position and moves) of every game, for inspection.
     fn records(&self) -> PyResult<Vec<String>> {
-        Ok(self.games()?.iter().map(|s| s.game.record()).collect())
+        let cfg = self.cfg;
+        Ok(self.games()?.iter().map(|s| s.record(&cfg)).collect())
     }
 
     /// Whether each game's episode is over and awaits a reset.
