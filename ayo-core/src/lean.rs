@@ -54,17 +54,20 @@ enum Moves {
 /// assert_eq!(lean.outcome(), game.outcome());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+// In declaration order, what every move touches first: thousands of games
+// are stepped side by side, so the fewer cache lines a move reads the better.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct LeanGame {
-    rules: Rules,
     pos: Position,
-    window: Window,
+    outcome: Option<Outcome>,
     moves: Moves,
     /// Legal actions (bit `a`: mover-relative action `a`) when `moves` is known.
     legal: u8,
+    rules: Rules,
+    window: Window,
     /// The child of each legal action when `moves` is [`Moves::Sown`].
     children: [Position; 6],
-    outcome: Option<Outcome>,
 }
 
 impl LeanGame {
@@ -138,8 +141,7 @@ impl LeanGame {
         let next = match self.moves {
             Moves::Sown if self.legal & bit != 0 => self.children[usize::from(action)],
             Moves::NonEmpty if self.legal & bit != 0 => self
-                .pos
-                .try_play_unchecked(&self.rules, mv)
+                .sow(mv.pit())
                 .ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?,
             _ => self.pos.check_move(&self.rules, mv)?,
         };
@@ -216,6 +218,22 @@ impl LeanGame {
         self.pos = next;
         self.arrive(Some(mv));
         Some(mv)
+    }
+
+    /// Sows `pit` of the player to move (see [`Position::try_play_unchecked`]),
+    /// with the sowing loop of the rule family inlined.
+    #[inline]
+    fn sow(&self, pit: usize) -> Option<Position> {
+        use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
+        let (p, r) = (&self.pos, &self.rules);
+        match (r.relay(), r.capture()) {
+            (true, Capture::Across) => p.sown_mode::<true, ACROSS>(r, pit),
+            (true, Capture::TwoThree) => p.sown_mode::<true, TWO_THREE>(r, pit),
+            (true, Capture::CollectFour) => p.sown_mode::<true, COLLECT_FOUR>(r, pit),
+            (false, Capture::Across) => p.sown_mode::<false, ACROSS>(r, pit),
+            (false, Capture::TwoThree) => p.sown_mode::<false, TWO_THREE>(r, pit),
+            (false, Capture::CollectFour) => p.sown_mode::<false, COLLECT_FOUR>(r, pit),
+        }
     }
 
     /// The feeding rule applies: the opponent's row is empty.

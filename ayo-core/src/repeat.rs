@@ -11,11 +11,12 @@ use crate::rules::Rules;
 /// replaying the moves from the first position, so a repetition is never
 /// reported wrongly. Five bytes a move instead of a whole position.
 #[derive(Clone, Debug)]
+#[repr(C)] // the filter and the keys first: every move reads them
 pub(crate) struct Window {
     filter: [u64; 4],
-    first: Position,
     keys: Vec<u32>,
     moves: Vec<u8>,
+    first: Position,
 }
 
 /// The 32-bit key of a position: the top half of its additive key.

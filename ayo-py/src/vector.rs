@@ -84,32 +84,34 @@ struct Config {
     autoreset: Autoreset,
 }
 
-/// One game of the batch and its episode's bookkeeping.
+/// One game of the batch and its episode's bookkeeping (in declaration
+/// order, what every step touches first: fewer cache lines per game).
+#[repr(C)]
 struct Slot {
     /// The game: only what the rules need to go on (one sowing a move where
     /// the legal moves are the non-empty pits; the children kept otherwise).
     lean: LeanGame,
-    /// The moves of the episode, for `records`.
-    moves: Vec<Move>,
-    /// The same game in full, kept only for an opponent that searches (it
-    /// reads a `Game`); `None` with the random opponent and in self-play.
-    shadow: Option<Game>,
     /// The agent's seat (self-play: unused).
     seat: Player,
-    /// Seat draws and the opponent's seed.
-    rng: Xoshiro256PlusPlus,
-    /// The random opponent's draws.
-    random: Xoshiro256PlusPlus,
-    /// A searching opponent (`None`: random, or self-play).
-    opponent: Option<Box<dyn Agent>>,
-    /// Steps taken in this episode.
-    steps: u32,
-    /// Episodes started since the last seeding (for the alternating seat).
-    episodes: u64,
     /// The episode is over and awaits a reset.
     done: bool,
     /// The episode ended on a penalized illegal action.
     penalized: bool,
+    /// Steps taken in this episode.
+    steps: u32,
+    /// The random opponent's draws.
+    random: Xoshiro256PlusPlus,
+    /// The moves of the episode, for `records`.
+    moves: Vec<Move>,
+    /// A searching opponent (`None`: random, or self-play).
+    opponent: Option<Box<dyn Agent>>,
+    /// The same game in full, kept only for an opponent that searches (it
+    /// reads a `Game`); `None` with the random opponent and in self-play.
+    shadow: Option<Game>,
+    /// Seat draws and the opponent's seed.
+    rng: Xoshiro256PlusPlus,
+    /// Episodes started since the last seeding (for the alternating seat).
+    episodes: u64,
 }
 
 /// The output rows of a run of games, split into chunks for the threads.
