@@ -5,17 +5,18 @@ use crate::position::{Move, Position};
 use crate::rules::Rules;
 
 /// The window of positions since the last capture (or the start): its first
-/// position, the moves played since, and a 32-bit key of every position in
-/// it. A new position is looked up in a 256-bit filter first (almost always
-/// "certainly new"), then among the keys; a key match is confirmed exactly by
-/// replaying the moves from the first position, so a repetition is never
-/// reported wrongly. Five bytes a move instead of a whole position.
+/// position, and for every position in it a 32-bit key and the pit played to
+/// reach it. A new position is looked up in a 256-bit filter first (almost
+/// always "certainly new"), then among the keys; a key match is confirmed
+/// exactly by replaying the moves from the first position, so a repetition is
+/// never reported wrongly. One 8-byte entry a move instead of a whole
+/// position, in one buffer.
 #[derive(Clone, Debug)]
-#[repr(C)] // the filter and the keys first: every move reads them
+#[repr(C)] // the filter and the entries first: every move reads them
 pub(crate) struct Window {
     filter: [u64; 4],
-    keys: Vec<u32>,
-    moves: Vec<u8>,
+    /// `key | pit << 32` of each position (the first position's pit unused).
+    entries: Vec<u64>,
     first: Position,
 }
 
@@ -29,9 +30,8 @@ impl Window {
     pub(crate) fn new(first: &Position) -> Window {
         let mut w = Window {
             filter: [0; 4],
+            entries: Vec::new(),
             first: *first,
-            keys: Vec::new(),
-            moves: Vec::new(),
         };
         w.restart(first);
         w
@@ -41,17 +41,16 @@ impl Window {
     #[inline]
     pub(crate) fn restart(&mut self, pos: &Position) {
         self.filter = [0; 4];
-        self.keys.clear();
-        self.moves.clear();
+        self.entries.clear();
         self.first = *pos;
-        self.note(key(pos));
+        self.note(key(pos), 0);
     }
 
     #[inline]
-    fn note(&mut self, k: u32) {
+    fn note(&mut self, k: u32, pit: u8) {
         let b = (k >> 24) as usize;
         self.filter[b >> 6] |= 1u64 << (b & 63);
-        self.keys.push(k);
+        self.entries.push(u64::from(k) | u64::from(pit) << 32);
     }
 
     /// Records `mv`, which led to `pos` without a capture; true when `pos`
@@ -61,10 +60,9 @@ impl Window {
         let k = key(pos);
         let b = (k >> 24) as usize;
         let seen = self.filter[b >> 6] & (1u64 << (b & 63)) != 0
-            && self.keys.contains(&k)
+            && self.entries.iter().any(|&e| e as u32 == k)
             && self.replay_finds(rules, pos);
-        self.moves.push(mv.pit() as u8);
-        self.note(k);
+        self.note(k, mv.pit() as u8);
         seen
     }
 
@@ -75,8 +73,8 @@ impl Window {
         if p.packed() == pos.packed() {
             return true;
         }
-        for &pit in &self.moves {
-            let mv = Move::new(pit).expect("a recorded pit");
+        for &e in &self.entries[1..] {
+            let mv = Move::new((e >> 32) as u8).expect("a recorded pit");
             p = p
                 .try_play_unchecked(rules, mv)
                 .expect("a recorded move was legal");
