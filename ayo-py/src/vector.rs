@@ -15,6 +15,7 @@
 //! whatever the number of threads.
 
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::players::{self, Agent, Budget, Kind, Level};
@@ -465,49 +466,43 @@ fn threads_for(n: usize, max: usize) -> usize {
     (n / MIN_GAMES_PER_THREAD).clamp(1, max.max(1))
 }
 
-/// Steps every game, on up to `threads` threads over contiguous chunks;
-/// the number of episodes that ended.
+/// Steps every game, on up to `pool`'s threads over contiguous chunks (on
+/// the calling thread without a pool); the number of episodes that ended.
 fn step_all(
     cfg: &Config,
     slots: &mut [Slot],
     actions: &[i64],
     out: Rows<'_>,
-    threads: usize,
+    pool: Option<&rayon::ThreadPool>,
 ) -> usize {
     let n = slots.len();
-    let t = threads_for(n, threads);
-    if t <= 1 {
+    let t = pool.map_or(1, |p| threads_for(n, p.current_num_threads()));
+    let Some(pool) = pool.filter(|_| t > 1) else {
         return step_chunk(cfg, slots, actions, out);
-    }
+    };
     let per = n.div_ceil(t);
-    std::thread::scope(|s| {
+    let ended = AtomicUsize::new(0);
+    // The pool's threads live as long as the batch: a step pays a wake-up,
+    // not a thread start.
+    pool.scope(|s| {
         let mut slots = slots;
         let mut actions = actions;
         let mut out = out;
-        let mut handles = Vec::with_capacity(t);
-        let mut ended = 0;
         while !slots.is_empty() {
             let k = per.min(slots.len());
-            let (these, rest) = slots.split_at_mut(k);
+            let (these, rest) = std::mem::take(&mut slots).split_at_mut(k);
             let (acts, rest_acts) = actions.split_at(k);
             let (rows, rest_rows) = out.split_at(k);
             slots = rest;
             actions = rest_acts;
             out = rest_rows;
-            if slots.is_empty() {
-                // The calling thread takes the last chunk.
-                ended += step_chunk(cfg, these, acts, rows);
-            } else {
-                handles.push(s.spawn(move || step_chunk(cfg, these, acts, rows)));
-            }
+            let ended = &ended;
+            s.spawn(move |_| {
+                ended.fetch_add(step_chunk(cfg, these, acts, rows), Ordering::Relaxed);
+            });
         }
-        // A panicking chunk is re-raised here (pyo3 turns it into an exception).
-        ended
-            + handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .sum::<usize>()
-    })
+    });
+    ended.into_inner()
 }
 
 /// Parses the `opponent` argument: `None` (self-play), "random", "greedy",
@@ -600,6 +595,8 @@ pub(crate) struct PyVecCore {
     /// The last step's actions (kept to reuse the allocation).
     actions: Vec<i64>,
     threads: usize,
+    /// The worker threads of a batch with `num_threads` > 1.
+    pool: Option<rayon::ThreadPool>,
     obs: Py<PyArray2<f32>>,
     obs_mask: Py<PyArray2<i8>>,
     mask: Py<PyArray2<bool>>,
@@ -864,6 +861,16 @@ impl PyVecCore {
             autoreset,
         };
         let slots = Mutex::new(seeds.iter().map(|&s| Slot::new(&cfg, s)).collect());
+        let pool = if threads_for(num_envs, num_threads) > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(num_threads)
+                .thread_name(|i| format!("ayo-batch-{i}"))
+                .build()
+                .map_err(|e| AyoError::new_err(format!("cannot start the batch's threads: {e}")))?;
+            Some(pool)
+        } else {
+            None
+        };
         let n = num_envs;
         Ok(PyVecCore {
             cfg,
@@ -871,6 +878,7 @@ impl PyVecCore {
             n,
             actions: Vec::with_capacity(n),
             threads: num_threads,
+            pool,
             obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
             obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
             mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
@@ -984,11 +992,11 @@ impl PyVecCore {
             Err(_) => copy.extend(unsafe { actions.as_array() }.iter().copied()),
         }
         let cfg = self.cfg;
-        let threads = self.threads;
+        let pool = self.pool.as_ref();
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
         let result = Self::validate(&cfg, py, slots, &copy).and_then(|()| {
             with_rows!(self, py, |rows| {
-                Ok(py.detach(|| step_all(&cfg, slots, &copy, rows, threads)))
+                Ok(py.detach(|| step_all(&cfg, slots, &copy, rows, pool)))
             })
         });
         self.actions = copy;
