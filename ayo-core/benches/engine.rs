@@ -8,7 +8,7 @@
 
 use std::hint::black_box;
 
-use ayo_core::{playout, trace, Position, Preset, Rules};
+use ayo_core::{playout, trace, LeanGame, Position, Preset, Rules};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -149,5 +149,37 @@ fn laps(_: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, laps, playouts, perft, copy);
+/// Batched environment steps on [`LeanGame`]s, as `ayo.vector` does them:
+/// for each of 1,024 games, the agent's random legal move, the opponent's
+/// random reply and the next legal mask (a new game when one ends).
+fn lean_batch(c: &mut Criterion) {
+    const N: usize = 1024;
+    const STEPS: usize = 100;
+    let mut g = c.benchmark_group("lean_batch_1024");
+    g.sample_size(20);
+    g.throughput(Throughput::Elements((N * STEPS) as u64));
+    for preset in [Preset::Oware, Preset::Ayoayo] {
+        let rules = preset.rules();
+        let start = Position::start(&rules);
+        let mut games: Vec<LeanGame> = (0..N).map(|_| LeanGame::new(rules, start)).collect();
+        let mut rngs: Vec<Xoshiro256PlusPlus> = (0..N as u64)
+            .map(Xoshiro256PlusPlus::seed_from_u64)
+            .collect();
+        g.bench_function(preset.name(), |b| {
+            b.iter(|| {
+                for _ in 0..STEPS {
+                    for (game, rng) in games.iter_mut().zip(rngs.iter_mut()) {
+                        if game.play_random(rng).is_none() || game.play_random(rng).is_none() {
+                            game.reset(start);
+                        }
+                        black_box(game.legal_mask());
+                    }
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, laps, playouts, perft, copy, lean_batch);
 criterion_main!(benches);

@@ -35,16 +35,19 @@
 
 mod game;
 mod hash;
+mod lean;
 mod player;
 pub mod players;
 pub mod playout;
 mod position;
 pub mod record;
+mod repeat;
 mod rules;
 mod sow;
 pub mod trace;
 
 pub use game::{EndReason, Game, Outcome, Status};
+pub use lean::LeanGame;
 pub use player::Player;
 pub use position::{
     Children, IllegalMove, Move, MoveList, PlayError, Position, Setup, SetupError, SetupErrors,

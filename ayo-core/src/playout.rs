@@ -70,21 +70,22 @@ pub fn random_playout<R: Rng + ?Sized>(
 /// Positions seen since the last capture, for the repetition rule: a 256-bit
 /// filter on the key answers "certainly new" for almost every position, and
 /// only a filter hit scans the list exactly.
-struct Seen {
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Seen {
     filter: [u64; 4],
     list: Vec<u128>,
 }
 
 impl Seen {
     #[inline]
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.filter = [0; 4];
         self.list.clear();
     }
 
     /// Records `pos`; true when it was already there.
     #[inline]
-    fn insert(&mut self, pos: &Position) -> bool {
+    pub(crate) fn insert(&mut self, pos: &Position) -> bool {
         // The top byte of the additive key is well mixed; a filter needs no more.
         let b = (pos.raw_key() >> 56) as usize;
         let (word, bit) = (b >> 6, 1u64 << (b & 63));
@@ -98,7 +99,7 @@ impl Seen {
 }
 
 /// `SELECT[bits][k]`: the action of the `k`-th set bit of `bits` (6-bit sets).
-const SELECT: [[u8; 6]; 64] = {
+pub(crate) const SELECT: [[u8; 6]; 64] = {
     let mut t = [[0u8; 6]; 64];
     let mut bits = 0;
     while bits < 64 {

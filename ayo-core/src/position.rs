@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{EndReason, Outcome};
 use crate::hash::{finalize, NORTH_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
-use crate::rules::{Feeding, Rules, StuckSeeds};
+use crate::rules::{Capture, Feeding, Rules, StuckSeeds};
 use crate::sow::{self, byte, PLAYER_SHIFT, ROW_MASK};
 use crate::Player;
 
@@ -559,6 +559,21 @@ impl Position {
     /// assert_eq!(children[0].1, pos.play(&rules, children[0].0).unwrap());
     /// ```
     pub fn children(&self, rules: &Rules) -> Children {
+        use sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
+        // One sowing loop per rule family (the sowing inlined in each).
+        match (rules.relay(), rules.capture()) {
+            (true, Capture::Across) => self.children_mode::<true, ACROSS>(rules),
+            (true, Capture::TwoThree) => self.children_mode::<true, TWO_THREE>(rules),
+            (true, Capture::CollectFour) => self.children_mode::<true, COLLECT_FOUR>(rules),
+            (false, Capture::Across) => self.children_mode::<false, ACROSS>(rules),
+            (false, Capture::TwoThree) => self.children_mode::<false, TWO_THREE>(rules),
+            (false, Capture::CollectFour) => self.children_mode::<false, COLLECT_FOUR>(rules),
+        }
+    }
+
+    /// [`Position::children`] for one relay setting and capture mode.
+    #[inline(always)]
+    fn children_mode<const RELAY: bool, const CAP: u8>(&self, rules: &Rules) -> Children {
         let mut out = Children::new();
         if self.ended_by_counters(rules).is_some() {
             return out;
@@ -572,7 +587,7 @@ impl Position {
                 let a = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let mv = Move((first + a) as u8);
-                if let Some(p) = self.sown(rules, mv) {
+                if let Some(p) = self.sown_mode::<RELAY, CAP>(rules, mv.pit()) {
                     out.push((mv, p));
                 }
             }
@@ -583,7 +598,7 @@ impl Position {
             let a = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let mv = Move((first + a) as u8);
-            if let Some(p) = self.sown(rules, mv) {
+            if let Some(p) = self.sown_mode::<RELAY, CAP>(rules, mv.pit()) {
                 if Position::feeds(&p) {
                     out.push((mv, p));
                 } else {

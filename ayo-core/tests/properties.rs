@@ -2,8 +2,8 @@
 
 use ayo_core::trace::sow_seed_by_seed;
 use ayo_core::{
-    playout, record, Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, Move, Player, Position,
-    Repetition, RuleParams, Rules, StuckSeeds,
+    playout, record, Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, LeanGame, Move, Player,
+    Position, Repetition, RuleParams, Rules, StuckSeeds,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -209,6 +209,64 @@ proptest! {
             // Repetition needs the history; every other end is seen from the last position alone.
             Some(o) if o.reason == EndReason::Repetition => assert_eq!(rules.repetition(), Repetition::OwnSide),
             Some(o) => assert_eq!(p.last.outcome(&rules), Some(o)),
+        }
+    }
+
+    #[test]
+    fn lean_game_plays_exactly_as_game(rules in any_rules(), seed in any::<u64>()) {
+        // Random legal moves from the lean game, and random actions (legal or
+        // not, in range or not) played on both: the same positions, legal
+        // moves, errors and ends.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut game = Game::new(rules);
+        let mut lean = LeanGame::new(rules, *game.position());
+        for _ in 0..300 {
+            assert_eq!(lean.position(), game.position());
+            if let Some(o) = lean.known_outcome() {
+                assert_eq!(Some(o), game.outcome());
+            }
+            assert_eq!(lean.legal_mask(), game.legal_action_mask());
+            assert_eq!(lean.outcome(), game.outcome());
+            if rng.random_range(0..3) == 0 {
+                let action = rng.random_range(0..7u8);
+                let (a, b) = (lean.play_action(action), game.play_action(action));
+                assert_eq!(a.map(|_| ()), b);
+            } else {
+                match lean.play_random(&mut rng) {
+                    Some(mv) => game.play(mv).unwrap(),
+                    None => {
+                        assert!(game.outcome().is_some());
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lean_game_draws_legal_moves_without_computing_them_all(rules in any_rules(), seed in any::<u64>()) {
+        // play_random from a fresh state (legal moves not worked out) and
+        // from one whose legal moves are known give legal moves, and the
+        // lazily found end by lack of moves is the game's.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut game = Game::new(rules);
+        let mut lean = LeanGame::new(rules, *game.position());
+        for ply in 0..300 {
+            if ply % 2 == 0 {
+                lean.legal_mask();
+            }
+            match lean.play_random(&mut rng) {
+                Some(mv) => {
+                    assert!(game.is_legal(mv));
+                    game.play(mv).unwrap();
+                    assert_eq!(lean.position(), game.position());
+                }
+                None => {
+                    assert_eq!(lean.known_outcome(), game.outcome());
+                    assert!(game.outcome().is_some());
+                    break;
+                }
+            }
         }
     }
 }

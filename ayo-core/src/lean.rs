@@ -1,0 +1,300 @@
+//! [`LeanGame`]: a game that keeps only what its rules need to go on, for the
+//! hot loops of batched environments and self-play data generation.
+
+use rand::Rng;
+
+use crate::game::{EndReason, Outcome};
+use crate::playout::SELECT;
+use crate::position::{IllegalMove, Move, Position};
+use crate::repeat::Window;
+use crate::rules::{Capture, Feeding, Repetition, Rules};
+use crate::sow::ROW_MASK;
+
+/// What is known of the legal moves of the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Moves {
+    /// Not worked out yet: a relay game, or a feeding rule with the
+    /// opponent's row empty, needs candidates sown to know.
+    Unknown,
+    /// The legal moves are the non-empty pits (`legal`); none sown yet.
+    NonEmpty,
+    /// Every candidate sown: `legal` and `children` are exact.
+    Sown,
+}
+
+/// A game without undo or move list: the current position, the positions
+/// since the last capture (when the rules end a game on repetition), the
+/// legal moves once they are known, and the outcome. It plays exactly as a
+/// [`crate::Game`] (same positions, same legal moves, same ends; the tests
+/// compare them move by move) at a fraction of the cost:
+///
+/// * a move needs one sowing when the legal moves are simply the non-empty
+///   pits (no relay; no feeding rule with the opponent's row empty);
+/// * otherwise every candidate is sown once, when the legal moves are asked
+///   for ([`LeanGame::legal_mask`]), and the chosen child is reused;
+/// * [`LeanGame::play_random`] draws a uniformly random legal move sowing
+///   about one candidate (endless relays are struck off and redrawn).
+///
+/// An end by lack of legal moves is only known once they are worked out:
+/// [`LeanGame::outcome`] works them out when needed, and
+/// [`LeanGame::known_outcome`] does not.
+///
+/// ```
+/// use ayo_core::{Game, LeanGame, Rules};
+/// use rand::SeedableRng;
+/// let rules = Rules::preset("ayoayo")?;
+/// let mut lean = LeanGame::new(rules, ayo_core::Position::start(&rules));
+/// let mut game = Game::new(rules);
+/// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+/// while let Some(mv) = lean.play_random(&mut rng) {
+///     game.play(mv)?;
+///     assert_eq!(lean.position(), game.position());
+///     assert_eq!(lean.legal_mask(), game.legal_action_mask());
+/// }
+/// assert_eq!(lean.outcome(), game.outcome());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+// In declaration order, what every move touches first: thousands of games
+// are stepped side by side, so the fewer cache lines a move reads the better.
+#[derive(Clone, Debug)]
+#[repr(C)]
+pub struct LeanGame {
+    pos: Position,
+    outcome: Option<Outcome>,
+    moves: Moves,
+    /// Legal actions (bit `a`: mover-relative action `a`) when `moves` is known.
+    legal: u8,
+    rules: Rules,
+    window: Window,
+    /// The child of each legal action when `moves` is [`Moves::Sown`].
+    children: [Position; 6],
+}
+
+impl LeanGame {
+    /// A game from `position` (which must be valid for `rules`).
+    pub fn new(rules: Rules, position: Position) -> LeanGame {
+        let mut g = LeanGame {
+            rules,
+            pos: position,
+            window: Window::new(&position),
+            moves: Moves::Unknown,
+            legal: 0,
+            children: [position; 6],
+            outcome: None,
+        };
+        g.arrive(None);
+        g
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Starts again from `position`, keeping the allocations.
+    pub fn reset(&mut self, position: Position) {
+        self.pos = position;
+        self.arrive(None);
+    }
+
+    /// The outcome once the game has ended, working out the legal moves if
+    /// that is needed to know.
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        if self.outcome.is_none() && self.moves == Moves::Unknown {
+            self.sow_all();
+        }
+        self.outcome
+    }
+
+    /// The outcome as far as known without sowing: an end by lack of legal
+    /// moves may still be undiscovered (see the type's docs).
+    pub fn known_outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// The legal moves as a bit set over mover-relative actions 0..=5
+    /// (0 once the game is over), as [`crate::Game::legal_action_mask`].
+    pub fn legal_mask(&mut self) -> u8 {
+        if self.outcome.is_none() && self.moves == Moves::Unknown {
+            self.sow_all();
+        }
+        if self.outcome.is_some() {
+            0
+        } else {
+            self.legal
+        }
+    }
+
+    /// Plays mover-relative `action`; on error the game is unchanged and the
+    /// error says why, as [`crate::Game::play_action`].
+    pub fn play_action(&mut self, action: u8) -> Result<Move, IllegalMove> {
+        let mv = self.pos.move_for_action(action)?;
+        if self.outcome().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let bit = 1u8 << action;
+        let next = match self.moves {
+            Moves::Sown if self.legal & bit != 0 => self.children[usize::from(action)],
+            Moves::NonEmpty if self.legal & bit != 0 => self
+                .sow(mv.pit())
+                .ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?,
+            _ => self.pos.check_move(&self.rules, mv)?,
+        };
+        self.pos = next;
+        self.arrive(Some(mv));
+        Ok(mv)
+    }
+
+    /// Plays a uniformly random legal move and returns it; `None` when the
+    /// game is over (the outcome is then known).
+    pub fn play_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
+        use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
+        // One sowing loop per rule family, as in the random playouts.
+        match (self.rules.relay(), self.rules.capture()) {
+            (true, Capture::Across) => self.play_random_mode::<true, ACROSS, R>(rng),
+            (true, Capture::TwoThree) => self.play_random_mode::<true, TWO_THREE, R>(rng),
+            (true, Capture::CollectFour) => self.play_random_mode::<true, COLLECT_FOUR, R>(rng),
+            (false, Capture::Across) => self.play_random_mode::<false, ACROSS, R>(rng),
+            (false, Capture::TwoThree) => self.play_random_mode::<false, TWO_THREE, R>(rng),
+            (false, Capture::CollectFour) => self.play_random_mode::<false, COLLECT_FOUR, R>(rng),
+        }
+    }
+
+    #[inline(always)]
+    fn play_random_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+    ) -> Option<Move> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        if self.moves == Moves::Unknown && self.must_feed() {
+            self.sow_all();
+            if self.outcome.is_some() {
+                return None;
+            }
+        }
+        let first = self.pos.to_move().first_pit();
+        let (mv, next) = match self.moves {
+            Moves::Sown | Moves::NonEmpty => {
+                let k = rng.random_range(0..self.legal.count_ones()) as usize;
+                let a = SELECT[usize::from(self.legal)][k];
+                let mv = Move::new((first + usize::from(a)) as u8).expect("a pit of the mover");
+                let next = if self.moves == Moves::Sown {
+                    self.children[usize::from(a)]
+                } else {
+                    self.pos
+                        .sown_mode::<RELAY, CAP>(&self.rules, mv.pit())
+                        .expect("single-lap sowing always ends")
+                };
+                (mv, next)
+            }
+            Moves::Unknown => {
+                // A relay game without feeding pressure: draw among the
+                // non-empty pits, striking off endless relays.
+                let mut bits = self.pos.nonempty_actions();
+                loop {
+                    if bits == 0 {
+                        self.legal = 0;
+                        self.moves = Moves::Sown;
+                        self.end(EndReason::NoLegalMove);
+                        return None;
+                    }
+                    let k = rng.random_range(0..bits.count_ones()) as usize;
+                    let a = SELECT[usize::from(bits)][k];
+                    let pit = first + usize::from(a);
+                    if let Some(next) = self.pos.sown_mode::<RELAY, CAP>(&self.rules, pit) {
+                        break (Move::new(pit as u8).expect("a pit of the mover"), next);
+                    }
+                    bits &= !(1 << a);
+                }
+            }
+        };
+        self.pos = next;
+        self.arrive(Some(mv));
+        Some(mv)
+    }
+
+    /// Sows `pit` of the player to move (see [`Position::try_play_unchecked`]),
+    /// with the sowing loop of the rule family inlined.
+    #[inline]
+    fn sow(&self, pit: usize) -> Option<Position> {
+        use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
+        let (p, r) = (&self.pos, &self.rules);
+        match (r.relay(), r.capture()) {
+            (true, Capture::Across) => p.sown_mode::<true, ACROSS>(r, pit),
+            (true, Capture::TwoThree) => p.sown_mode::<true, TWO_THREE>(r, pit),
+            (true, Capture::CollectFour) => p.sown_mode::<true, COLLECT_FOUR>(r, pit),
+            (false, Capture::Across) => p.sown_mode::<false, ACROSS>(r, pit),
+            (false, Capture::TwoThree) => p.sown_mode::<false, TWO_THREE>(r, pit),
+            (false, Capture::CollectFour) => p.sown_mode::<false, COLLECT_FOUR>(r, pit),
+        }
+    }
+
+    /// The feeding rule applies: the opponent's row is empty.
+    #[inline]
+    fn must_feed(&self) -> bool {
+        let opponent = 1 - self.pos.to_move().index();
+        self.rules.feeding() != Feeding::Off && self.pos.packed() & ROW_MASK[opponent] == 0
+    }
+
+    fn end(&mut self, reason: EndReason) {
+        self.outcome = Some(self.pos.final_outcome(&self.rules, reason));
+    }
+
+    /// The checks of a new current position, reached by `mv` (`None`: a
+    /// new game), in [`crate::Game`]'s order: target and move limit,
+    /// repetition, then no legal move (when that can be told without sowing).
+    #[inline]
+    fn arrive(&mut self, mv: Option<Move>) {
+        self.outcome = None;
+        self.moves = Moves::Unknown;
+        self.legal = 0;
+        let captured = self.pos.no_capture() == 0;
+        // Stores change only with a capture: the target needs checking only then.
+        if mv.is_none() || captured || self.rules.move_limit().is_some() {
+            if let Some(reason) = self.pos.ended_by_counters(&self.rules) {
+                self.end(reason);
+                return;
+            }
+        }
+        if self.rules.repetition() == Repetition::OwnSide {
+            match mv {
+                Some(mv) if !captured => {
+                    if self.window.advance(&self.rules, mv, &self.pos) {
+                        self.end(EndReason::Repetition);
+                        return;
+                    }
+                }
+                _ => self.window.restart(&self.pos),
+            }
+        }
+        let nonempty = self.pos.nonempty_actions();
+        if nonempty == 0 {
+            self.moves = Moves::Sown;
+            self.end(EndReason::NoLegalMove);
+        } else if !self.rules.relay() && !self.must_feed() {
+            self.legal = nonempty;
+            self.moves = Moves::NonEmpty;
+        }
+    }
+
+    /// Sows every candidate ([`Position::children`]) and keeps the children.
+    fn sow_all(&mut self) {
+        self.legal = 0;
+        for &(mv, child) in self.pos.children(&self.rules).iter() {
+            let a = mv.action();
+            self.legal |= 1 << a;
+            self.children[usize::from(a)] = child;
+        }
+        self.moves = Moves::Sown;
+        if self.legal == 0 {
+            self.end(EndReason::NoLegalMove);
+        }
+    }
+}
