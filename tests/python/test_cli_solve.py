@@ -285,3 +285,16 @@ def test_analyze_perfect(built: Path, tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert "playing as level max" in one_error_line(proc)
     assert "Analysis by level max" in proc.stdout
+
+
+def test_watch_and_arena_take_level_perfect(tmp_path: Path) -> None:
+    # Without databases: level max in its place, said once per command.
+    proc = run(["watch", "--rules", "ayoayo", "--levels", "perfect", "1", "--delay", "0"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "playing as level max" in one_error_line(proc)
+    assert "Level max" in proc.stdout
+    assert "Game record:" in proc.stdout
+    proc = run(["arena", "--rules", "ayoayo", "--levels", "perfect", "1", "--games", "2"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "playing as level max" in one_error_line(proc)
+    assert "perfect vs 1" in proc.stdout

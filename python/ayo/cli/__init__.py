@@ -91,7 +91,13 @@ def _add_solve_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         default=None,
         help="a preset or a rules record such as 'ayoayo[stuck_seeds=own_side]' (default ayoayo)",
     )
-    q.add_argument("--rule", metavar="KEY=VALUE", action="append", default=[], help="override")
+    q.add_argument(
+        "--rule",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="override one rule parameter (repeatable)",
+    )
     q.add_argument("--max-seeds", type=int, required=True, metavar="N", help="largest layer")
     q.add_argument("--dir", default=None, metavar="PATH", help=dir_help)
     q.add_argument("--threads", type=int, default=None, metavar="T", help="workers (default all)")
@@ -106,7 +112,13 @@ def _add_solve_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     q.add_argument(
         "--rules", metavar="PRESET|RECORD", default=None, help="as for build (default ayoayo)"
     )
-    q.add_argument("--rule", metavar="KEY=VALUE", action="append", default=[], help="override")
+    q.add_argument(
+        "--rule",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="override one rule parameter (repeatable)",
+    )
     q.add_argument("--dir", default=None, metavar="PATH", help=dir_help)
     q.add_argument(
         "--max-seeds", type=int, default=None, metavar="N", help="layers 0..N (default all found)"
