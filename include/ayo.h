@@ -8,16 +8,18 @@
  *
  * Conventions (docs/c-api.md has the full guide):
  *
- * Handles. ayo_rules, ayo_game and ayo_player (a computer player) are opaque.
- * Every handle that a function gives out (ayo_rules_new_preset,
- * ayo_rules_clone, ayo_game_new, ayo_game_clone, ayo_game_rules,
- * ayo_player_new_level, ayo_player_new_kind) is a new one owned by the
- * caller, released with its _free function exactly once; _free(NULL) does
- * nothing. No handle is ever borrowed from another: a game copies its rules,
- * so rules and games may be freed in any order, and using a rules handle
- * after freeing a game made from it (or a game after freeing its rules) is
- * always fine; a player reads the game passed to each call during that call
- * only.
+ * Handles. ayo_rules, ayo_game, ayo_player (a computer player) and
+ * ayo_database (endgame databases) are opaque. Every handle that a function
+ * gives out (ayo_rules_new_preset, ayo_rules_clone, ayo_game_new,
+ * ayo_game_clone, ayo_game_rules, ayo_player_new_level, ayo_player_new_kind,
+ * ayo_player_new_perfect, ayo_database_open, ayo_database_build) is a new one
+ * owned by the caller, released with its _free function exactly once;
+ * _free(NULL) does nothing. No handle is ever borrowed from another: a game
+ * copies its rules, so rules and games may be freed in any order, and using a
+ * rules handle after freeing a game made from it (or a game after freeing its
+ * rules) is always fine; a player reads the game passed to each call during
+ * that call only, and a perfect player shares its databases, so the database
+ * handle may be freed before it.
  *
  * Pointers passed in. Strings are NUL-terminated UTF-8, read during the call
  * only. Caller buffers and arrays are written during the call only; the
