@@ -77,7 +77,8 @@ pub(crate) struct PyAnalysis {
     /// The value in words: "+1.25", "win by 6", "loss by 2".
     text: String,
     /// The principal variation: actions 0..5, each relative to its own mover.
-    pv: Vec<u8>,
+    // u32, not u8: a `Vec<u8>` would reach Python as `bytes`, not a list.
+    pv: Vec<u32>,
     /// Every legal move with its value, in ascending action order.
     moves: Vec<PyMoveValue>,
     /// Plies searched (the last completed iteration for alpha-beta).
@@ -119,7 +120,7 @@ fn analysis(a: players::Analysis) -> PyAnalysis {
         proven: a.value.proven(),
         bound: bound_name(a.bound),
         text: a.value.to_string(),
-        pv: a.pv.iter().map(|m| m.action()).collect(),
+        pv: a.pv.iter().map(|m| u32::from(m.action())).collect(),
         moves: a
             .moves
             .iter()

@@ -66,6 +66,7 @@ def test_analysis_agrees_with_choose() -> None:
     chosen = Player.from_kind("alphabeta", depth=6, seed=2).choose(game)
     assert a.best == chosen
     assert a.pv[0] == a.best
+    assert isinstance(a.pv, list)  # not bytes
     assert [m.action for m in a.moves] == game.legal_moves()
     best = next(m for m in a.moves if m.action == a.best)
     assert best.value == pytest.approx(a.value)
