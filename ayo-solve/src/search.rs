@@ -213,6 +213,33 @@ impl Solver {
         })
     }
 
+    /// Whether the value of `board` (South to move) is at most `t`: one
+    /// null-window search, usually much cheaper than the exact value.
+    /// `None` if the node budget ran out.
+    pub fn board_at_most(&mut self, board: &[u8; PITS], t: i32) -> Option<bool> {
+        if let Some(v) = self.db_read(board, true) {
+            return Some(v <= t);
+        }
+        let board = *board;
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(SEARCH_STACK)
+                .spawn_scoped(scope, || {
+                    let start = self.stats.nodes;
+                    self.stats.probes += 1;
+                    self.path.clear();
+                    self.tainted = false;
+                    match self.search(&board, t, t + 1, true, start) {
+                        Ok(g) => Some(g <= t),
+                        Err(OutOfBudget) => None,
+                    }
+                })
+                .expect("spawn the search thread")
+                .join()
+                .expect("the search thread does not panic")
+        })
+    }
+
     /// MTD(f): null-window searches closing in on the exact value.
     fn mtdf(&mut self, board: &[u8; PITS]) -> Option<i32> {
         let start = self.stats.nodes;
