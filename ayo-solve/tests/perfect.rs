@@ -253,5 +253,8 @@ fn chooses_a_best_move_above_the_databases_without_valuing_every_move() {
         );
         checked += 1;
     }
-    assert!(checked >= 12, "only {checked} positions checked in {tries} tries");
+    assert!(
+        checked >= 12,
+        "only {checked} positions checked in {tries} tries"
+    );
 }
