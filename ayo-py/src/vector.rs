@@ -40,9 +40,12 @@ const ACTIONS: usize = 6;
 /// opponent: 4,096 entries (64 KiB), so that thousands of games fit in memory
 /// (a level's own table can be up to 32 MiB).
 const BATCH_TABLE_BITS: u32 = 12;
-/// Fewest games a thread is given: smaller batches use fewer threads (a
-/// thread costs more to start than a few dozen games cost to step).
-const MIN_GAMES_PER_THREAD: usize = 256;
+/// Fewest games a thread is given: smaller batches use fewer threads. Waking
+/// a worker and the two vCPUs' poor scaling cost more than stepping 1,024
+/// games takes (about 130 µs): measured, a batch of 1,024 `oware` games ran
+/// at 7.9M env-steps/s on one thread and 4.4M split over two
+/// (docs/benchmarks.md).
+const MIN_GAMES_PER_THREAD: usize = 1024;
 
 /// What plays the seat the caller does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

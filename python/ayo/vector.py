@@ -99,8 +99,8 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             ``DISABLED`` (reset ended games with
             ``reset(options={"reset_mask": mask})``; stepping one first raises
             :class:`ayo.envs.EpisodeOverError`).
-        num_threads: most threads a step uses (chunks of at least 256 games
-            each); results are identical for any number.
+        num_threads: most threads a step uses (chunks of at least 1,024
+            games each); results are identical for any number.
         copy: return copies of the arrays. By default (``False``) every
             ``reset`` and ``step`` returns the same arrays, rewritten in
             place: copy what you keep across steps.

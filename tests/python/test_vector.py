@@ -243,8 +243,8 @@ def equal_trajectories(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> bo
 @pytest.mark.parametrize("preset", ["ayoayo", "oware"])
 def test_two_threads_give_the_single_threaded_results(preset: str) -> None:
     kwargs: dict[str, Any] = {"rules": preset, "agent_seat": "random", "reward": "seed_difference"}
-    one = AyoVectorEnv(601, num_threads=1, **kwargs)
-    two = AyoVectorEnv(601, num_threads=2, **kwargs)
+    one = AyoVectorEnv(2048, num_threads=1, **kwargs)
+    two = AyoVectorEnv(2048, num_threads=2, **kwargs)
     assert two.num_threads == 2
     assert equal_trajectories(trajectory(one, 7, 120), trajectory(two, 7, 120))
 
