@@ -1,10 +1,11 @@
 //! Random rule sets and move sequences: every invariant of the property tests
 //! (seeds conserved, legal list and `is_legal` agree, undo restores, the
-//! whole-lap engine agrees with the seed-by-seed reference) on fuzzer input.
+//! whole-lap engine agrees with the seed-by-seed reference, `LeanGame` plays
+//! as `Game`) on fuzzer input.
 #![no_main]
 
 use ayo_core::trace::sow_seed_by_seed;
-use ayo_core::{Game, Move, Position, Rules, PARAM_NAMES};
+use ayo_core::{Game, LeanGame, Move, Position, Rules, PARAM_NAMES};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -25,9 +26,13 @@ fuzz_target!(|data: &[u8]| {
     }
     let Ok(rules) = Rules::new(params) else { return };
     let mut game = Game::new(rules);
+    let mut lean = LeanGame::new(rules, *game.position());
     for &b in moves {
         let pos = *game.position();
         let legal = game.legal_moves();
+        assert_eq!(lean.position(), &pos);
+        assert_eq!(lean.legal_mask(), game.legal_action_mask());
+        assert_eq!(lean.outcome(), game.outcome());
         for pit in 0..12u8 {
             let mv = Move::new(pit).expect("pit in range");
             assert_eq!(legal.contains(&mv), game.is_legal(mv));
@@ -42,6 +47,7 @@ fuzz_target!(|data: &[u8]| {
         }
         let mv = legal[usize::from(b) % legal.len()];
         game.play(mv).expect("legal move");
+        assert_eq!(lean.play_action(mv.action()), Ok(mv));
         let p = game.position();
         let total = p.board_seeds() + u32::from(p.stores()[0]) + u32::from(p.stores()[1]);
         assert_eq!(total, u32::from(rules.total_seeds()));
