@@ -86,8 +86,9 @@ impl Seen {
     /// Records `pos`; true when it was already there.
     #[inline]
     pub(crate) fn insert(&mut self, pos: &Position) -> bool {
-        // The top byte of the additive key is well mixed; a filter needs no more.
-        let b = (pos.raw_key() >> 56) as usize;
+        // The top byte of the additive key is well mixed; a filter needs no
+        // more (the side to move, left out, is compared exactly below).
+        let b = (pos.lin() >> 56) as usize;
         let (word, bit) = (b >> 6, 1u64 << (b & 63));
         if self.filter[word] & bit != 0 && self.list.contains(&pos.packed()) {
             return true;
@@ -117,6 +118,23 @@ pub(crate) const SELECT: [[u8; 6]; 64] = {
     t
 };
 
+/// `COUNT[bits]`: the number of set bits (a table load beats a portable popcount).
+pub(crate) const COUNT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut bits = 0;
+    while bits < 64 {
+        t[bits] = (bits as u32).count_ones() as u8;
+        bits += 1;
+    }
+    t
+};
+
+thread_local! {
+    /// The repetition list's buffer, kept between playouts: MCTS runs one
+    /// playout a simulation, and an allocation each would cost more than a move.
+    static SEEN_BUFFER: std::cell::Cell<Vec<u128>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 #[inline(always)]
 fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     rules: &Rules,
@@ -124,14 +142,36 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     rng: &mut R,
     max_plies: u32,
 ) -> Playout {
-    let mut pos = start;
-    let mut plies = 0u32;
-    let track_repeats = rules.repetition() == Repetition::OwnSide;
-    let feeding = rules.feeding() != Feeding::Off;
+    if rules.repetition() != Repetition::OwnSide {
+        return playout_loop::<RELAY, CAP, false, R>(
+            rules,
+            start,
+            rng,
+            max_plies,
+            &mut Seen::default(),
+        );
+    }
     let mut seen = Seen {
         filter: [0; 4],
-        list: Vec::new(),
+        list: SEEN_BUFFER.take(),
     };
+    let played = playout_loop::<RELAY, CAP, true, R>(rules, start, rng, max_plies, &mut seen);
+    seen.list.clear();
+    SEEN_BUFFER.set(seen.list);
+    played
+}
+
+#[inline(always)]
+fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + ?Sized>(
+    rules: &Rules,
+    start: Position,
+    rng: &mut R,
+    max_plies: u32,
+    seen: &mut Seen,
+) -> Playout {
+    let mut pos = start;
+    let mut plies = 0u32;
+    let feeding = rules.feeding() != Feeding::Off;
     let counters = rules.move_limit().is_some();
     let mut check_target = true;
     loop {
@@ -145,7 +185,7 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
                 };
             }
         }
-        if track_repeats {
+        if REPEATS {
             if pos.no_capture() == 0 {
                 seen.clear();
             }
@@ -195,6 +235,12 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
 }
 
 /// A uniformly random legal move when no feeding rule applies, by rejection of endless relays.
+///
+/// First one of the six pits is drawn, which needs nothing from the position,
+/// so the draw is off the move-to-move dependency chain; if that pit is empty
+/// (or an endless relay), the move is drawn among the legal ones instead. Each
+/// of `k` legal moves is then chosen with probability `1/6 + (6 - k)/6 · 1/k
+/// = 1/k`: still uniform.
 #[inline(always)]
 fn random_sown<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     rules: &Rules,
@@ -202,9 +248,17 @@ fn random_sown<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Option<Position> {
     let first = pos.to_move().first_pit();
+    let a = rng.random_range(0..6u32) as usize;
     let mut bits = pos.nonempty_actions();
+    if bits & (1 << a) != 0 {
+        let next = pos.sown_mode::<RELAY, CAP>(rules, first + a);
+        if !RELAY || next.is_some() {
+            return next;
+        }
+        bits &= !(1 << a);
+    }
     while bits != 0 {
-        let k = rng.random_range(0..bits.count_ones()) as usize;
+        let k = rng.random_range(0..u32::from(COUNT[bits as usize])) as usize;
         let a = SELECT[bits as usize][k];
         let next = pos.sown_mode::<RELAY, CAP>(rules, first + a as usize);
         if !RELAY || next.is_some() {

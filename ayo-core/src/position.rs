@@ -531,6 +531,12 @@ impl Position {
         }
     }
 
+    /// The additive key without the side to move.
+    #[inline(always)]
+    pub(crate) fn lin(&self) -> u64 {
+        self.lin
+    }
+
     /// The additive key, side to move included, before the final mixing of [`Position::hash`].
     #[inline]
     pub(crate) fn raw_key(&self) -> u64 {

@@ -58,9 +58,12 @@ const CLEAR: [u128; 12] = {
     t
 };
 
+/// Pit (or store) `i`'s byte. Read through memory: a store forwarded to a
+/// one-byte load takes fewer instructions than a variable 128-bit shift, and
+/// measured faster in every preset's playouts.
 #[inline(always)]
 pub(crate) const fn byte(cells: u128, i: usize) -> u8 {
-    (cells >> (8 * i)) as u8
+    cells.to_le_bytes()[i]
 }
 
 #[inline(always)]
@@ -81,48 +84,36 @@ pub(crate) struct Sown {
 /// the seeds added to every pit, the key delta, and the last pit.
 const TABLE_SEEDS: usize = 48;
 
-const LAP_ADD: [[u128; TABLE_SEEDS]; 12] = {
-    let mut t = [[0u128; TABLE_SEEDS]; 12];
+/// One small lap from a table: the seeds it adds to every pit, its key delta
+/// (the origin emptied included) and its last pit, side by side so that one
+/// index reaches all three.
+#[derive(Clone, Copy)]
+struct Lap {
+    add: u128,
+    key: u64,
+    last: u8,
+}
+
+static LAPS: [[Lap; TABLE_SEEDS]; 12] = {
+    let mut t = [[Lap {
+        add: 0,
+        key: 0,
+        last: 0,
+    }; TABLE_SEEDS]; 12];
     let mut o = 0;
     while o < 12 {
         let mut n = 1;
         while n < TABLE_SEEDS {
             let full = ((n - 1) / 11) as u128;
             let k = (n - 1) % 11 + 1;
-            t[o][n] = full * (PIT_ONES & !(0xFFu128 << (8 * o))) + LAP_ONES[o][k];
-            n += 1;
-        }
-        o += 1;
-    }
-    t
-};
-
-const LAP_KEY: [[u64; TABLE_SEEDS]; 12] = {
-    let mut t = [[0u64; TABLE_SEEDS]; 12];
-    let mut o = 0;
-    while o < 12 {
-        let mut n = 1;
-        while n < TABLE_SEEDS {
-            let full = ((n - 1) / 11) as u64;
-            let k = (n - 1) % 11 + 1;
-            t[o][n] = full
-                .wrapping_mul(LAP_WEIGHT[o][11])
-                .wrapping_add(LAP_WEIGHT[o][k])
-                .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]));
-            n += 1;
-        }
-        o += 1;
-    }
-    t
-};
-
-const LAP_LAST: [[u8; TABLE_SEEDS]; 12] = {
-    let mut t = [[0u8; TABLE_SEEDS]; 12];
-    let mut o = 0;
-    while o < 12 {
-        let mut n = 1;
-        while n < TABLE_SEEDS {
-            t[o][n] = ((o + (n - 1) % 11 + 1) % 12) as u8;
+            t[o][n] = Lap {
+                add: full * (PIT_ONES & !(0xFFu128 << (8 * o))) + LAP_ONES[o][k],
+                key: (full as u64)
+                    .wrapping_mul(LAP_WEIGHT[o][11])
+                    .wrapping_add(LAP_WEIGHT[o][k])
+                    .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o])),
+                last: ((o + k) % 12) as u8,
+            };
             n += 1;
         }
         o += 1;
@@ -208,9 +199,10 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
                 break;
             }
         } else if skip && n < TABLE_SEEDS {
-            c += LAP_ADD[o][n];
-            h = h.wrapping_add(LAP_KEY[o][n]);
-            last = LAP_LAST[o][n] as usize;
+            let lap = &LAPS[o][n];
+            c += lap.add;
+            h = h.wrapping_add(lap.key);
+            last = lap.last as usize;
         } else {
             let period = if skip { 11 } else { 12 };
             let full = (n as u32 - 1) / period;
