@@ -221,22 +221,47 @@ def openspiel_python_loop() -> Work:
 PRIORITIES = np.random.default_rng(SEED).random((97, 7))
 
 
-def ayo_gym_step(preset: str) -> Work:
+def ayo_gym_step(preset: str, replay: bool = False, direct: bool = False) -> Work:
+    """``env.step`` of ``ayo/Ayo-v0`` (made by ``gymnasium.make``, or the bare
+    ``AyoEnv`` with ``direct``), each step's action the masked-random choice.
+
+    ``replay``: the actions (and the resets between episodes) are chosen in a
+    first, untimed pass and replayed from the same seed, so that only
+    ``step`` and ``reset`` are timed, not the benchmark's own numpy policy
+    (about 2 us, more than a whole ayo step). The replay is exact: the
+    environment is deterministic for a seed, and an illegal action would raise.
+    """
     import gymnasium
 
-    env = gymnasium.make("ayo/Ayo-v0", rules=preset)
+    from ayo.envs import AyoEnv
 
-    def run(steps: int) -> tuple[float, float]:
+    env: Any = AyoEnv(rules=preset) if direct else gymnasium.make("ayo/Ayo-v0", rules=preset)
+
+    def policy_run(steps: int, record: list[int] | None) -> tuple[float, float]:
         obs, _ = env.reset(seed=SEED)
         t = time.perf_counter()
         for k in range(steps):
             a = int(np.argmax(obs["action_mask"] * PRIORITIES[k % 97, :6]))
+            if record is not None:
+                record.append(a)
             obs, _, terminated, truncated, _ = env.step(a)
             if terminated or truncated:
                 obs, _ = env.reset()
         return steps, time.perf_counter() - t
 
-    return run
+    def replay_run(steps: int) -> tuple[float, float]:
+        actions: list[int] = []
+        policy_run(steps, actions)
+        step, reset = env.step, env.reset
+        reset(seed=SEED)
+        t = time.perf_counter()
+        for a in actions:
+            _, _, terminated, truncated, _ = step(a)
+            if terminated or truncated:
+                reset()
+        return steps, time.perf_counter() - t
+
+    return replay_run if replay else functools.partial(policy_run, record=None)
 
 
 def ayo_vector_step(preset: str, n: int, threads: int) -> Work:
@@ -254,11 +279,17 @@ def ayo_vector_step(preset: str, n: int, threads: int) -> Work:
     return run
 
 
-def aec_step(make: Callable[[], Any], actions: int) -> Work:
-    """A PettingZoo AEC env: one step is one move plus the next observation and mask."""
+def aec_step(make: Callable[[], Any], actions: int, replay: bool = False) -> Work:
+    """A PettingZoo AEC env: one step is one move plus the next observation
+    and mask (``env.last()``). ``replay`` as in :func:`ayo_gym_step`."""
     env = make()
 
-    def run(steps: int) -> tuple[float, float]:
+    def mask_of(obs: Any) -> Any:
+        if isinstance(obs, dict):
+            return obs["action_mask"]
+        return env.infos[env.agent_selection]["action_mask"]
+
+    def policy_run(steps: int, record: list[int | None] | None) -> tuple[float, float]:
         env.reset(seed=SEED)
         t = time.perf_counter()
         for k in range(steps):
@@ -266,29 +297,43 @@ def aec_step(make: Callable[[], Any], actions: int) -> Work:
             if terminated or truncated:
                 env.reset()
                 obs, *_ = env.last()
-            mask = (
-                obs["action_mask"]
-                if isinstance(obs, dict)
-                else env.infos[env.agent_selection]["action_mask"]
-            )
-            env.step(int(np.argmax(mask * PRIORITIES[k % 97, :actions])))
+                if record is not None:
+                    record.append(None)
+            a = int(np.argmax(mask_of(obs) * PRIORITIES[k % 97, :actions]))
+            if record is not None:
+                record.append(a)
+            env.step(a)
         return steps, time.perf_counter() - t
 
-    return run
+    def replay_run(steps: int) -> tuple[float, float]:
+        moves: list[int | None] = []
+        policy_run(steps, moves)
+        env.reset(seed=SEED)
+        t = time.perf_counter()
+        for a in moves:
+            if a is None:
+                env.reset()
+                continue
+            obs, *_ = env.last()
+            mask_of(obs)
+            env.step(a)
+        return steps, time.perf_counter() - t
+
+    return replay_run if replay else functools.partial(policy_run, record=None)
 
 
-def pettingzoo_connect_four() -> Work:
+def pettingzoo_connect_four(replay: bool = False) -> Work:
     classic = need("pettingzoo.classic")
     try:
-        return aec_step(lambda: classic.connect_four_v3.env(), 7)
+        return aec_step(lambda: classic.connect_four_v3.env(), 7, replay)
     except ImportError as err:
         raise Unavailable(f"not installed ({err.name})") from err
 
 
-def shimmy_oware() -> Work:
+def shimmy_oware(replay: bool = False) -> Work:
     shimmy = need("shimmy")
     need("pyspiel")
-    return aec_step(lambda: shimmy.OpenSpielCompatibilityV0(game_name="oware"), 6)
+    return aec_step(lambda: shimmy.OpenSpielCompatibilityV0(game_name="oware"), 6, replay)
 
 
 # ------------------------------------------------------------------ batches
@@ -416,15 +461,26 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
     if want("step"):
         size = cfg.size(100_000, 300)
         small = cfg.size(5_000, 300)  # the Python anchors are slower
-        gym_name = 'env.step + obs + mask, oware: gymnasium.make("ayo/Ayo-v0")'
+        gym = 'env.step + obs + mask, oware: gymnasium.make("ayo/Ayo-v0")'
+        bare = "env.step + obs + mask, oware: AyoEnv (no wrappers)"
         vec_name = "env.step + obs + mask, oware: AyoVectorEnv(num_envs=1)"
         pz = "PettingZoo connect_four_v3"
+        replayed = " (recorded legal actions replayed: step only)"
+        policy = " (numpy masked-random policy in the loop)"
+
+        def pz_replay() -> Work:
+            return pettingzoo_connect_four(replay=True)
+
+        p = paired(ayo_gym_step("oware", replay=True), small * 4, pz_replay, small, r)
+        add("step", gym + replayed, "steps/s", pz + replayed, p, 50)
+        p = paired(ayo_gym_step("oware", True, direct=True), small * 4, pz_replay, small, r)
+        add("step", bare + replayed, "steps/s", pz + replayed, p)
         p = paired(ayo_gym_step("oware"), small * 4, pettingzoo_connect_four, small, r)
-        add("step", gym_name, "steps/s", pz, p, 50)
+        add("step", gym + policy, "steps/s", pz + policy, p)
         p = paired(ayo_vector_step("oware", 1, 1), size, pettingzoo_connect_four, small, r)
-        add("step", vec_name, "steps/s", pz, p, 50)
+        add("step", vec_name + policy, "steps/s", pz + policy, p)
         p = paired(ayo_gym_step("oware"), small * 4, shimmy_oware, small, r)
-        add("step", gym_name, "steps/s", "OpenSpiel oware through Shimmy", p)
+        add("step", gym + policy, "steps/s", "OpenSpiel oware through Shimmy" + policy, p)
     if want("batch"):
         for n in BATCHES:
             steps = cfg.size(max(50, 200_000 // n), max(3, 300 // n))

@@ -120,6 +120,13 @@ pub(crate) struct PyGame {
     inner: Game,
 }
 
+impl PyGame {
+    /// The game itself, for the environment's hot path (`env.rs`).
+    pub(crate) fn inner_mut(&mut self) -> &mut Game {
+        &mut self.inner
+    }
+}
+
 /// Parses a position record. With `rules` given, the record may leave out its
 /// rules field, and rules it names must be these.
 fn parse_position(

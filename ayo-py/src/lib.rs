@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 
 mod ai;
+mod env;
 mod errors;
 mod game;
 mod rules;
@@ -25,6 +26,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ai::register(m)?;
     solve::register(m)?;
     vector::register(m)?;
+    env::register(m)?;
     m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;
     m.add("NUM_ACTIONS", 6)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

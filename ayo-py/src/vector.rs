@@ -33,9 +33,9 @@ use crate::errors::{self, AyoError};
 use crate::rules::PyRules;
 
 /// Features of one observation: 12 pits and 2 stores.
-const OBS: usize = 14;
+pub(crate) const OBS: usize = 14;
 /// Actions per move.
-const ACTIONS: usize = 6;
+pub(crate) const ACTIONS: usize = 6;
 /// Transposition-table size (log2 entries) of each game's alpha-beta
 /// opponent: 4,096 entries (64 KiB), so that thousands of games fit in memory
 /// (a level's own table can be up to 32 MiB).
@@ -191,7 +191,7 @@ impl<'a> Rows<'a> {
 }
 
 /// Seeds of `player`'s view: their row, the other row, their store, the other store.
-fn write_view(pos: &Position, seat: Player, out: &mut [f32]) {
+pub(crate) fn write_view(pos: &Position, seat: Player, out: &mut [f32]) {
     let board = pos.board();
     let stores = pos.stores();
     let (mine, theirs) = match seat {

@@ -72,6 +72,22 @@ def test_registered_with_time_limit() -> None:
     assert env.unwrapped.rules == ayo.Rules("oware")
 
 
+def test_made_env_enforces_reset_first_without_the_wrappers() -> None:
+    # Registered without OrderEnforcing and the passive checker (a third of
+    # a step's cost); AyoEnv itself refuses to step or render before reset.
+    env = gymnasium.make("ayo/Ayo-v0", rules="oware", render_mode="ansi")
+    assert isinstance(env, gymnasium.wrappers.TimeLimit)
+    assert env.env is env.unwrapped
+    with pytest.raises(ResetNeeded):
+        env.step(0)
+    with pytest.raises(ResetNeeded):
+        env.render()
+    env.reset(seed=0)
+    env.step(0)
+    checked = gymnasium.make("ayo/Ayo-v0", disable_env_checker=False)
+    assert "PassiveEnvChecker" in str(checked)
+
+
 def test_make_with_module_prefix() -> None:
     env = gymnasium.make("ayo.envs:ayo/Ayo-v0")
     assert isinstance(env.unwrapped, AyoEnv)
@@ -218,6 +234,60 @@ def test_random_opponent_plays_legal_moves_and_env_rng() -> None:
     assert env.game.moves[0] == first
     openings = {env.reset(seed=s)[1]["opponent_moves"][0] for s in range(60)}
     assert openings == set(range(6))
+
+
+def assert_same_step(fast: tuple[Any, ...], slow: tuple[Any, ...]) -> None:
+    """Two steps' (or resets') results are equal, value, type and dtype alike."""
+    assert len(fast) == len(slow)
+    for got, want in zip(fast, slow, strict=True):
+        if isinstance(want, dict):
+            assert isinstance(got, dict)
+            assert got.keys() == want.keys()
+            assert_same_step(tuple(got.values()), tuple(want.values()))
+        elif isinstance(want, np.ndarray):
+            assert isinstance(got, np.ndarray)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+        else:
+            assert type(got) is type(want)
+            assert got == want
+
+
+@pytest.mark.parametrize("preset", ["ayoayo", "ayo", "olopon", "oware"])
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("perspective", ["mover", "absolute"])
+@pytest.mark.parametrize("reward", ["win_loss", "seed_difference"])
+def test_random_opponent_steps_in_rust_as_the_python_path_would(
+    preset: str, seat: Literal[0, 1], perspective: Any, reward: Any
+) -> None:
+    """The random opponent's one-call steps (ayo-py/src/env.rs) give exactly
+    what the general Python path gives when the same replies are played."""
+    fast = AyoEnv(preset, agent_seat=seat, perspective=perspective, reward=reward)
+    replies: list[int] = []
+    slow = AyoEnv(
+        preset,
+        opponent=lambda game: replies.pop(0),
+        agent_seat=seat,
+        perspective=perspective,
+        reward=reward,
+    )
+    rng = np.random.default_rng(7)
+    steps = 0
+    for episode in range(2):
+        obs, info = fast.reset(seed=episode)
+        replies[:] = info["opponent_moves"]
+        assert_same_step((obs, info), slow.reset(seed=episode))
+        done = False
+        while not done:
+            action = masked_random(rng, obs)
+            result = fast.step(action)
+            replies[:] = result[4]["opponent_moves"]
+            assert_same_step(result, slow.step(action))
+            assert not replies
+            obs, done = result[0], result[2] or result[3]
+            steps += 1
+        assert "outcome" in result[4]
+    assert steps > 10
 
 
 def test_callable_opponent_gets_a_copy() -> None:

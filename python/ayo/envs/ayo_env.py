@@ -19,7 +19,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from ayo import display
-from ayo._ayo import Game, Outcome, Rules
+from ayo._ayo import EnvCore, Game, Outcome, Rules
 
 __all__ = [
     "AyoEnv",
@@ -93,8 +93,9 @@ class AyoEnv(gym.Env[Observation, np.int64]):
     Args:
         rules: a :class:`ayo.Rules` or a preset name (``"ayoayo"``, ``"ayo"``,
             ``"olopon"``, ``"oware"``).
-        opponent: ``"random"`` (uniformly random legal moves drawn from the
-            environment's ``np_random``, so seeded resets reproduce them) or any
+        opponent: ``"random"`` (uniformly random legal moves, drawn in Rust
+            from a stream seeded from the environment's ``np_random``, so
+            seeded resets reproduce them) or any
             callable ``(game) -> action``; it gets a copy of the game with the
             opponent to move. A computer player ``ayo.ai.Player(level)`` is
             such a callable; :func:`observation_opponent` adapts policies that
@@ -185,6 +186,9 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             }
         )
         self._game: Game | None = None
+        #: The random opponent's stream and the step's hot path, in Rust
+        #: (created by the first reset; None with a callable opponent).
+        self._core: EnvCore | None = None
         self._seat = 0
         self._episodes = 0
         self._done = False
@@ -248,6 +252,8 @@ class AyoEnv(gym.Env[Observation, np.int64]):
     def _opponent_turns(self) -> list[int]:
         """Let the opponent move until the agent is to move or the game ends."""
         game = self.game
+        if self._core is not None:
+            return self._core.opponent_turns(game)
         played = []
         while not game.is_over and game.to_move != self._seat:
             action = self._opponent_action(game)
@@ -286,6 +292,16 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         elif seat == "random":
             seat = int(self.np_random.integers(2))
         self._episodes += 1
+        if self.opponent == "random":
+            if self._core is None or seed is not None:
+                stream = int(self.np_random.integers(2**63))
+                self._core = EnvCore(
+                    stream,
+                    int(seat),
+                    absolute=self.perspective == "absolute",
+                    seed_difference=self.reward_kind == "seed_difference",
+                )
+            self._core.seat = int(seat)
         self._game, self._seat, self._done = game, int(seat), False
         try:
             opening = self._opponent_turns()
@@ -309,6 +325,17 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         :class:`ayo.IllegalMoveError` or is penalized (``illegal_action``).
         Either way a raised error leaves the environment as it was.
         """
+        core = self._core
+        if core is not None and not self._done and self._game is not None:
+            # The hot path: a legal action against the random opponent, in
+            # one call to Rust (None: not a legal action; handled below).
+            try:
+                result = core.step(self._game, action)
+            except (TypeError, OverflowError):
+                result = None
+            if result is not None:
+                self._done = result[2]
+                return result
         if self._game is None or self._done:
             raise EpisodeOverError("the episode is over: call reset()")
         try:
