@@ -18,7 +18,7 @@ use super::{Agent, Budget, Kind};
 /// | 6 | alpha-beta | 3 000 nodes |
 /// | 7 | alpha-beta | 10 000 nodes |
 /// | 8 | alpha-beta | 30 000 nodes |
-/// | max | alpha-beta | 100 000 nodes |
+/// | max | alpha-beta | 300 000 nodes |
 ///
 /// Node budgets (not wall time) keep every level reproducible and its games
 /// the same on every machine.
@@ -76,7 +76,7 @@ impl Level {
             6 => (Kind::AlphaBeta, Budget::Nodes(3_000)),
             7 => (Kind::AlphaBeta, Budget::Nodes(10_000)),
             8 => (Kind::AlphaBeta, Budget::Nodes(30_000)),
-            _ => (Kind::AlphaBeta, Budget::Nodes(100_000)),
+            _ => (Kind::AlphaBeta, Budget::Nodes(300_000)),
         }
     }
 
