@@ -1418,7 +1418,9 @@ enum ayo_result ayo_game_last_record_error(const struct ayo_game *game,
 /**
  * Makes the player of a level: `"1"` (random) to `"8"`, or `"max"` (any
  * case); `ayo_level_name` lists them, `ayo_player_name` says which player
- * and budget each is, and `docs/players.md` has the table. On success
+ * and budget each is, and `docs/players.md` has the table. The player takes
+ * the level's budget for each game's rules (collect-on-4 games, such as the
+ * `ayo` preset, have their own table). On success
  * `*out_player` is a new handle owned by the caller (free it with
  * `ayo_player_free`).
  *

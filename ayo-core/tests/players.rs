@@ -292,3 +292,43 @@ fn a_node_budget_bounds_the_search_and_a_time_budget_returns() {
     let m = Mcts::new(Budget::Time(std::time::Duration::from_millis(30)), 0).analyze(&game);
     assert!(m.nodes > 0 && game.is_legal(m.best.unwrap()));
 }
+
+#[test]
+fn a_level_plays_its_budget_for_each_games_rules() {
+    // One level player across games of both tables plays as one player of
+    // each table's kind and budget (same seed) would, each seeing the games
+    // of its own table in the same order.
+    for level in Level::ALL {
+        let mut player = level.player(7);
+        let (sk, sb) = level.spec();
+        let (ck, cb) = level.collect_four_spec();
+        let shared = level.spec() == level.collect_four_spec();
+        let mut standard = new_player(sk, sb, 7);
+        let mut collect_four = new_player(ck, cb, 7);
+        for preset in ["ayo", "oware", "ayoayo", "ayo"] {
+            let rules = Rules::preset(preset).unwrap();
+            let four = rules.capture() == ayo_core::Capture::CollectFour;
+            let expected = if four { (ck, cb) } else { (sk, sb) };
+            assert_eq!(level.spec_for(&rules), expected);
+            let same = if four && !shared {
+                &mut collect_four
+            } else {
+                &mut standard
+            };
+            for game in random_games(rules, 3, 10, u64::from(level.number())) {
+                assert_eq!(
+                    player.choose(&game),
+                    same.choose(&game),
+                    "{level} in {preset}"
+                );
+            }
+        }
+    }
+    // Levels 2 to 8 differ between the tables; 1 and max do not.
+    let differ: Vec<u8> = Level::ALL
+        .iter()
+        .filter(|l| l.spec() != l.collect_four_spec())
+        .map(|l| l.number())
+        .collect();
+    assert_eq!(differ, [2, 3, 4, 5, 6, 7, 8]);
+}

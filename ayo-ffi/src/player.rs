@@ -384,7 +384,9 @@ unsafe fn write_analysis(
 
 /// Makes the player of a level: `"1"` (random) to `"8"`, or `"max"` (any
 /// case); `ayo_level_name` lists them, `ayo_player_name` says which player
-/// and budget each is, and `docs/players.md` has the table. On success
+/// and budget each is, and `docs/players.md` has the table. The player takes
+/// the level's budget for each game's rules (collect-on-4 games, such as the
+/// `ayo` preset, have their own table). On success
 /// `*out_player` is a new handle owned by the caller (free it with
 /// `ayo_player_free`).
 ///
@@ -866,7 +868,7 @@ mod tests {
             let name = unsafe { std::ffi::CStr::from_ptr(ayo_level_name(i)) };
             assert_eq!(name.to_str().unwrap(), level.to_string());
             let p = by_level(name.to_str().unwrap(), 0);
-            let mut buf = [0 as c_char; 64];
+            let mut buf = [0 as c_char; 128];
             let mut n = 0;
             assert_eq!(
                 unsafe { ayo_player_name(p, buf.as_mut_ptr(), buf.len(), &mut n) },

@@ -402,13 +402,16 @@ impl PyPlayer {
         self.level.as_deref()
     }
 
-    /// "random", "greedy", "alphabeta", "mcts" or "perfect".
+    /// "random", "greedy", "alphabeta", "mcts" or "perfect". For a level:
+    /// its standard table's kind (in collect-on-4 games a level plays its
+    /// other budget, which `name` also gives).
     #[getter]
     fn kind(&self) -> &'static str {
         self.kind
     }
 
-    /// The budget as text: "depth=4", "nodes=20000" or "time=250ms".
+    /// The budget as text: "depth=4", "nodes=20000" or "time=250ms" (for a
+    /// level: its standard table's, as for `kind`).
     #[getter]
     fn budget(&self) -> String {
         self.budget.to_string()

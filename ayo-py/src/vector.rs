@@ -509,9 +509,10 @@ fn step_all(
 }
 
 /// Parses the `opponent` argument: `None` (self-play), "random", "greedy",
-/// a level (1..8, "max"), or an object with `kind` and `budget` attributes
-/// (an `ayo.Player`).
-fn opponent_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Opponent> {
+/// a level (1..8, "max"; its budget for `rules`), or an object with `kind`
+/// and `budget` attributes (an `ayo.Player`; one made from a level plays
+/// that level's budget for `rules`).
+fn opponent_from(obj: Option<&Bound<'_, PyAny>>, rules: &Rules) -> PyResult<Opponent> {
     let Some(obj) = obj else {
         return Ok(Opponent::SelfPlay);
     };
@@ -534,7 +535,7 @@ fn opponent_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Opponent> {
             .ok()
             .filter(|n| (1..=8).contains(n))
             .and_then(Level::new);
-        let (kind, budget) = level.ok_or_else(bad)?.spec();
+        let (kind, budget) = level.ok_or_else(bad)?.spec_for(rules);
         return Ok(Opponent::Agent(kind, budget));
     }
     if let Ok(s) = obj.extract::<String>() {
@@ -544,7 +545,16 @@ fn opponent_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Opponent> {
             }
             return Err(bad());
         }
-        let (kind, budget) = Level::from_str(&s).map_err(|_| bad())?.spec();
+        let (kind, budget) = Level::from_str(&s).map_err(|_| bad())?.spec_for(rules);
+        return Ok(Opponent::Agent(kind, budget));
+    }
+    let level = obj
+        .getattr("level")
+        .ok()
+        .and_then(|l| l.extract::<String>().ok())
+        .and_then(|l| Level::from_str(&l).ok());
+    if let Some(level) = level {
+        let (kind, budget) = level.spec_for(rules);
         return Ok(Opponent::Agent(kind, budget));
     }
     if let (Ok(kind), Ok(budget)) = (obj.getattr("kind"), obj.getattr("budget")) {
@@ -789,7 +799,7 @@ impl PyVecCore {
         if num_threads == 0 {
             return Err(AyoError::new_err("num_threads must be at least 1"));
         }
-        let opponent = opponent_from(opponent)?;
+        let opponent = opponent_from(opponent, &rules)?;
         let seat = match agent_seat {
             None => SeatMode::Fixed(Player::South),
             Some(s) => seat_from(s)?,

@@ -467,11 +467,28 @@ def test_a_player_object_is_copied_per_game() -> None:
     """An ayo.Player plays as its kind and budget, seeded per game like a level."""
     player = ayo._ayo.Player.from_kind("alphabeta", depth=2, seed=5)
     by_player = trajectory(AyoVectorEnv(3, rules="ayo", opponent=player), 2, 20)
-    by_level = trajectory(AyoVectorEnv(3, rules="ayo", opponent=3), 2, 20)
+    # Level 6 in collect-on-4 games (ayo) is alpha-beta at depth 2.
+    by_level = trajectory(AyoVectorEnv(3, rules="ayo", opponent=6), 2, 20)
+    assert equal_trajectories(by_player, by_level)
+    by_level = trajectory(AyoVectorEnv(3, rules="oware", opponent=3), 2, 20)
+    by_player = trajectory(AyoVectorEnv(3, rules="oware", opponent=player), 2, 20)
     assert equal_trajectories(by_player, by_level)
     timed = ayo._ayo.Player.from_kind("alphabeta", time=0.01)
     with pytest.raises(ValueError, match="time budget"):
         AyoVectorEnv(2, opponent=timed)
+
+
+def test_a_level_plays_its_budget_for_the_rules() -> None:
+    """A level (a number, a name or a Player made from one) plays the level's
+    budget for the batch's rules: in ayo (collect-on-4) level 4 is MCTS with
+    12 simulations, elsewhere alpha-beta at depth 4."""
+    mcts = ayo._ayo.Player.from_kind("mcts", nodes=12)
+    alphabeta = ayo._ayo.Player.from_kind("alphabeta", depth=4)
+    for rules, same in (("ayo", mcts), ("oware", alphabeta)):
+        want = trajectory(AyoVectorEnv(3, rules=rules, opponent=same), 2, 12)
+        for level in (4, "4", ayo._ayo.Player(4)):
+            got = trajectory(AyoVectorEnv(3, rules=rules, opponent=level), 2, 12)
+            assert equal_trajectories(got, want), (rules, level)
 
 
 # ------------------------------------------------------------- self-play

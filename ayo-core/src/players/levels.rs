@@ -1,12 +1,16 @@
 //! The levels 1..=8 and `max`: each a fixed (player, budget) pair, ordered by
-//! strength (measured in `docs/strength.md` with `examples/arena.rs`).
+//! strength (measured in `docs/strength.md` with `examples/arena.rs`). Games
+//! with collect-on-4 captures (the `ayo` preset) have their own table: there
+//! alpha-beta gains little from more nodes, so the standard table's upper
+//! levels hardly separate, and the ladder is built lower down instead.
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Agent, Budget, Kind};
+use super::{Agent, Analysis, Budget, Kind};
+use crate::{Capture, Game, Move, Rules};
 
-/// A playing level: `1`..=`8` or `max`.
+/// A playing level: `1`..=`8` or `max`. The standard table ([`Level::spec`]):
 ///
 /// | level | player | budget |
 /// |---|---|---|
@@ -19,6 +23,12 @@ use super::{Agent, Budget, Kind};
 /// | 7 | alpha-beta | 10 000 nodes |
 /// | 8 | alpha-beta | 30 000 nodes |
 /// | max | alpha-beta | 300 000 nodes |
+///
+/// In games with collect-on-4 captures (`ayo`) the levels are
+/// [`Level::collect_four_spec`]: random; MCTS with 2, 5, 12 and 30
+/// simulations; alpha-beta at depth 2 and 4; 3 000 and 300 000 nodes.
+/// [`Level::spec_for`] picks the table for a rule set, and [`Level::player`]
+/// does so for each game it is asked about.
 ///
 /// Node budgets (not wall time) keep every level reproducible and its games
 /// the same on every machine.
@@ -65,7 +75,8 @@ impl Level {
         self.0
     }
 
-    /// The player kind and budget of the level.
+    /// The player kind and budget of the level in the standard table (every
+    /// rule set but collect-on-4 captures; see [`Level::spec_for`]).
     pub const fn spec(self) -> (Kind, Budget) {
         match self.0 {
             1 => (Kind::Random, Budget::Depth(1)),
@@ -80,10 +91,103 @@ impl Level {
         }
     }
 
-    /// A new player of this level, seeded by `seed`.
+    /// The player kind and budget of the level in games with collect-on-4
+    /// captures (`ayo`): alpha-beta separates little there above depth 4
+    /// (ten times the nodes gain about 45 Elo), so the lower levels are MCTS
+    /// with a handful of simulations, each step measured at ≥ 65 %.
+    ///
+    /// ```
+    /// use ayo_core::players::{Budget, Kind, Level};
+    /// let l: Level = "2".parse().unwrap();
+    /// assert_eq!(l.collect_four_spec(), (Kind::Mcts, Budget::Nodes(2)));
+    /// assert_eq!(Level::MAX.collect_four_spec(), Level::MAX.spec());
+    /// ```
+    pub const fn collect_four_spec(self) -> (Kind, Budget) {
+        match self.0 {
+            1 => (Kind::Random, Budget::Depth(1)),
+            2 => (Kind::Mcts, Budget::Nodes(2)),
+            3 => (Kind::Mcts, Budget::Nodes(5)),
+            4 => (Kind::Mcts, Budget::Nodes(12)),
+            5 => (Kind::Mcts, Budget::Nodes(30)),
+            6 => (Kind::AlphaBeta, Budget::Depth(2)),
+            7 => (Kind::AlphaBeta, Budget::Depth(4)),
+            8 => (Kind::AlphaBeta, Budget::Nodes(3_000)),
+            _ => (Kind::AlphaBeta, Budget::Nodes(300_000)),
+        }
+    }
+
+    /// The player kind and budget of the level for `rules`.
+    ///
+    /// ```
+    /// use ayo_core::players::{Budget, Kind, Level};
+    /// use ayo_core::Rules;
+    /// let four: Level = "4".parse().unwrap();
+    /// assert_eq!(four.spec_for(&Rules::preset("oware").unwrap()), four.spec());
+    /// assert_eq!(four.spec_for(&Rules::preset("ayo").unwrap()), (Kind::Mcts, Budget::Nodes(12)));
+    /// ```
+    pub fn spec_for(self, rules: &Rules) -> (Kind, Budget) {
+        if rules.capture() == Capture::CollectFour {
+            self.collect_four_spec()
+        } else {
+            self.spec()
+        }
+    }
+
+    /// A new player of this level, seeded by `seed`: it plays each game with
+    /// the level's budget for that game's rules ([`Level::spec_for`]).
     pub fn player(self, seed: u64) -> Box<dyn Agent> {
-        let (kind, budget) = self.spec();
-        super::new_player(kind, budget, seed)
+        if self.spec() == self.collect_four_spec() {
+            let (kind, budget) = self.spec();
+            return super::new_player(kind, budget, seed);
+        }
+        Box::new(LevelPlayer {
+            level: self,
+            seed,
+            standard: None,
+            collect_four: None,
+        })
+    }
+}
+
+/// A level whose player depends on the rules: each table's player is made
+/// (with the level's seed) the first time a game of its rules comes.
+struct LevelPlayer {
+    level: Level,
+    seed: u64,
+    standard: Option<Box<dyn Agent>>,
+    collect_four: Option<Box<dyn Agent>>,
+}
+
+impl LevelPlayer {
+    fn agent(&mut self, rules: &Rules) -> &mut Box<dyn Agent> {
+        let (slot, (kind, budget)) = if rules.capture() == Capture::CollectFour {
+            (&mut self.collect_four, self.level.collect_four_spec())
+        } else {
+            (&mut self.standard, self.level.spec())
+        };
+        slot.get_or_insert_with(|| super::new_player(kind, budget, self.seed))
+    }
+}
+
+impl Agent for LevelPlayer {
+    fn name(&self) -> String {
+        let name = |(kind, budget): (Kind, Budget)| match kind {
+            Kind::Random | Kind::Greedy => kind.to_string(),
+            _ => format!("{kind}({budget})"),
+        };
+        format!(
+            "{}, collect-on-4: {}",
+            name(self.level.spec()),
+            name(self.level.collect_four_spec())
+        )
+    }
+
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        self.agent(game.rules()).choose(game)
+    }
+
+    fn analyze(&mut self, game: &Game) -> Analysis {
+        self.agent(game.rules()).analyze(game)
     }
 }
 
@@ -112,11 +216,8 @@ impl FromStr for Level {
     }
 }
 
-/// The one-line description of a level, e.g. `4: alphabeta(depth=4)`.
+/// The one-line description of a level, e.g. `4: alphabeta(depth=4),
+/// collect-on-4: mcts(nodes=12)`: its player's name.
 pub fn describe(level: Level) -> String {
-    let (kind, budget) = level.spec();
-    match kind {
-        Kind::Random | Kind::Greedy => format!("{level}: {kind}"),
-        _ => format!("{level}: {kind}({budget})"),
-    }
+    format!("{level}: {}", level.player(0).name())
 }
