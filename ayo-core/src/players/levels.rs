@@ -25,7 +25,7 @@ use crate::{Capture, Game, Move, Rules};
 /// | max | alpha-beta | 300 000 nodes |
 ///
 /// In games with collect-on-4 captures (`ayo`) the levels are
-/// [`Level::collect_four_spec`]: random; MCTS with 2, 5, 12 and 30
+/// [`Level::collect_four_spec`]: random; MCTS with 2, 5, 12 and 40
 /// simulations; alpha-beta at depth 2 and 4; 3 000 and 300 000 nodes.
 /// [`Level::spec_for`] picks the table for a rule set, and [`Level::player`]
 /// does so for each game it is asked about.
@@ -108,7 +108,7 @@ impl Level {
             2 => (Kind::Mcts, Budget::Nodes(2)),
             3 => (Kind::Mcts, Budget::Nodes(5)),
             4 => (Kind::Mcts, Budget::Nodes(12)),
-            5 => (Kind::Mcts, Budget::Nodes(30)),
+            5 => (Kind::Mcts, Budget::Nodes(40)),
             6 => (Kind::AlphaBeta, Budget::Depth(2)),
             7 => (Kind::AlphaBeta, Budget::Depth(4)),
             8 => (Kind::AlphaBeta, Budget::Nodes(3_000)),
