@@ -149,8 +149,9 @@ impl PyEnvCore {
 
     /// The opponent's moves until the agent is to move or the game is over:
     /// the actions played.
-    fn opponent_turns(&mut self, game: &Bound<'_, PyGame>) -> Vec<u32> {
-        self.replies(game.borrow_mut().inner_mut())
+    fn opponent_turns(&mut self, mut game: PyRefMut<'_, PyGame>) -> Vec<u32> {
+        // `PyRefMut`: a game borrowed elsewhere raises (pyo3's borrow error), never panics.
+        self.replies(game.inner_mut())
     }
 
     /// One step with the agent's `action`: `(observation, reward,
@@ -160,11 +161,10 @@ impl PyEnvCore {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        game: &Bound<'py, PyGame>,
+        mut game: PyRefMut<'py, PyGame>,
         action: i64,
     ) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        let mut guard = game.borrow_mut();
-        let game = guard.inner_mut();
+        let game = game.inner_mut();
         let legal = u8::try_from(action).ok().filter(|&a| {
             usize::from(a) < ACTIONS
                 && !over(game)
