@@ -15,7 +15,6 @@
 //! whatever the number of threads.
 
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::players::{self, Agent, Budget, Kind, Level};
@@ -454,14 +453,36 @@ impl Slot {
     }
 }
 
+/// How many games of a step had each kind of news (so that the caller
+/// builds `info` only for what happened).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    /// Episodes that ended (terminated or truncated).
+    ended: usize,
+    /// Games that ended by the rules (`scores` and `winner` set).
+    over: usize,
+    /// Penalized illegal actions.
+    penalized: usize,
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, other: Counts) {
+        self.ended += other.ended;
+        self.over += other.over;
+        self.penalized += other.penalized;
+    }
+}
+
 /// Steps `slots[k]` with `actions[k]` for every `k` (all rows of `out`).
-fn step_chunk(cfg: &Config, slots: &mut [Slot], actions: &[i64], mut out: Rows<'_>) -> usize {
-    let mut ended = 0;
+fn step_chunk(cfg: &Config, slots: &mut [Slot], actions: &[i64], mut out: Rows<'_>) -> Counts {
+    let mut counts = Counts::default();
     for (i, (slot, &a)) in slots.iter_mut().zip(actions).enumerate() {
         slot.step(cfg, a, &mut out, i);
-        ended += usize::from(out.ended[i]);
+        counts.ended += usize::from(out.ended[i]);
+        counts.over += usize::from(out.game_over[i]);
+        counts.penalized += usize::from(out.illegal[i] >= 0);
     }
-    ended
+    counts
 }
 
 /// How many threads to use for `n` games with at most `max` threads.
@@ -470,21 +491,21 @@ fn threads_for(n: usize, max: usize) -> usize {
 }
 
 /// Steps every game, on up to `pool`'s threads over contiguous chunks (on
-/// the calling thread without a pool); the number of episodes that ended.
+/// the calling thread without a pool); what happened, counted.
 fn step_all(
     cfg: &Config,
     slots: &mut [Slot],
     actions: &[i64],
     out: Rows<'_>,
     pool: Option<&rayon::ThreadPool>,
-) -> usize {
+) -> Counts {
     let n = slots.len();
     let t = pool.map_or(1, |p| threads_for(n, p.current_num_threads()));
     let Some(pool) = pool.filter(|_| t > 1) else {
         return step_chunk(cfg, slots, actions, out);
     };
     let per = n.div_ceil(t);
-    let ended = AtomicUsize::new(0);
+    let counts = Mutex::new(Counts::default());
     // The pool's threads live as long as the batch: a step pays a wake-up,
     // not a thread start.
     pool.scope(|s| {
@@ -499,13 +520,15 @@ fn step_all(
             slots = rest;
             actions = rest_acts;
             out = rest_rows;
-            let ended = &ended;
+            let counts = &counts;
             s.spawn(move |_| {
-                ended.fetch_add(step_chunk(cfg, these, acts, rows), Ordering::Relaxed);
+                let chunk = step_chunk(cfg, these, acts, rows);
+                // A poisoned lock still holds the counts (adding cannot panic).
+                *counts.lock().unwrap_or_else(|e| e.into_inner()) += chunk;
             });
         }
     });
-    ended.into_inner()
+    counts.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Parses the `opponent` argument: `None` (self-play), "random", "greedy",
@@ -991,9 +1014,13 @@ impl PyVecCore {
     /// One step of every game: `actions[i]` (0..5, relative to the mover) for
     /// game `i`. Checks the whole batch first (an action outside 0..5 or, with
     /// `illegal_action="raise"`, an illegal one raises and nothing changes),
-    /// then steps every game with the GIL released. Returns the number of
-    /// episodes that ended (terminated or truncated).
-    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyArray1<i64>>) -> PyResult<usize> {
+    /// then steps every game with the GIL released. Returns how many games
+    /// (episodes that ended, games over by the rules, penalized actions).
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyArray1<i64>>,
+    ) -> PyResult<(usize, usize, usize)> {
         // The actions are copied while the GIL is held (no Python code runs
         // meanwhile), then the games are stepped from the copy without it.
         let mut copy = std::mem::take(&mut self.actions);
@@ -1009,7 +1036,8 @@ impl PyVecCore {
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
         let result = Self::validate(&cfg, py, slots, &copy).and_then(|()| {
             with_rows!(self, py, |rows| {
-                Ok(py.detach(|| step_all(&cfg, slots, &copy, rows, pool)))
+                let c = py.detach(|| step_all(&cfg, slots, &copy, rows, pool));
+                Ok((c.ended, c.over, c.penalized))
             })
         });
         self.actions = copy;

@@ -102,8 +102,9 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         num_threads: most threads a step uses (chunks of at least 1,024
             games each); results are identical for any number.
         copy: return copies of the arrays. By default (``False``) every
-            ``reset`` and ``step`` returns the same arrays, rewritten in
-            place: copy what you keep across steps.
+            ``reset`` and ``step`` returns the same arrays (observations,
+            masks, rewards, flags and ``info``'s ``scores`` and ``winner``),
+            rewritten in place: copy what you keep across steps.
 
     Self-play (``opponent=None``): each step plays ``actions[i]`` for the
     side to move in game ``i``; the observation, the mask and
@@ -236,27 +237,31 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             )
         return self._obs, self._reward, self._terminated, self._truncated
 
-    def _end_info(self) -> dict[str, Any]:
-        """Scores, winners and penalized actions of the games that ended this step."""
+    def _end_info(self, over: int, penalized: int) -> dict[str, Any]:
+        """Scores, winners and penalized actions of the games that ended this step
+        (``over`` and ``penalized`` count them: nothing is read when none did)."""
         core = self._core
         info: dict[str, Any] = {}
-        over = core.game_over.copy()
-        if over.any():
-            info["scores"], info["_scores"] = core.scores.copy(), over
-            info["winner"], info["_winner"] = core.winner.copy(), over.copy()
-        illegal = core.illegal.copy()
-        penalized = illegal >= 0
-        if penalized.any():
-            info["illegal_action"], info["_illegal_action"] = illegal, penalized
+        if over:
+            ended = core.game_over
+            if self.copy:
+                info["scores"], info["_scores"] = core.scores.copy(), ended.copy()
+                info["winner"], info["_winner"] = core.winner.copy(), ended.copy()
+            else:
+                info["scores"], info["_scores"] = core.scores, ended
+                info["winner"], info["_winner"] = core.winner, ended
+        if penalized:
+            illegal = core.illegal.copy()
+            info["illegal_action"], info["_illegal_action"] = illegal, illegal >= 0
         return info
 
-    def _step_info(self, ended: int) -> dict[str, Any]:
+    def _step_info(self, ended: int, over: int, penalized: int) -> dict[str, Any]:
         info = dict(self._info)
         if self.copy:
             info = {k: v.copy() for k, v in info.items()}
         if ended == 0:
             return info
-        end = self._end_info()
+        end = self._end_info(over, penalized)
         if self.autoreset_mode != AutoresetMode.SAME_STEP:
             info.update(end)
             return info
@@ -341,15 +346,15 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             raise EpisodeOverError("call reset() before step()")
         try:
             try:
-                ended = self._core.step(actions)  # type: ignore[arg-type]
+                ended, over, penalized = self._core.step(actions)  # type: ignore[arg-type]
             except TypeError:  # not a 1-d int64 array: convert (or raise ValueError)
-                ended = self._core.step(self._actions(actions))
+                ended, over, penalized = self._core.step(self._actions(actions))
         except VecEpisodeOverError as err:
             raise EpisodeOverError(str(err)) from err
         if ended == 0 and not self.copy:
             return self._obs, self._reward, self._terminated, self._truncated, dict(self._info)
         obs, reward, terminated, truncated = self._out()
-        return obs, reward, terminated, truncated, self._step_info(ended)
+        return obs, reward, terminated, truncated, self._step_info(ended, over, penalized)
 
     def _actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
         """``actions`` as a contiguous ``int64`` array of shape ``(N,)``, or ValueError."""
