@@ -384,6 +384,38 @@ impl Position {
         out
     }
 
+    /// The board as `seat` sees it: the seeds of `seat`'s six pits (in
+    /// sowing order), of the opponent's six, `seat`'s store and the
+    /// opponent's store (the observation of the environments; a few
+    /// register operations, for batched stepping).
+    ///
+    /// ```
+    /// use ayo_core::{Player, Position, Rules};
+    /// let rules = Rules::preset("oware").unwrap();
+    /// let pos = Position::start(&rules).play(&rules, ayo_core::Move::new(0).unwrap()).unwrap();
+    /// assert_eq!(pos.view(Player::South), [0, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 0, 0]);
+    /// assert_eq!(pos.view(Player::North), [4, 4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 0, 0]);
+    /// ```
+    #[inline]
+    pub fn view(&self, seat: Player) -> [u8; PITS + 2] {
+        const ROW: u128 = (1 << 48) - 1;
+        let c = self.cells;
+        let v = match seat {
+            Player::South => c,
+            // Rows swapped (bytes 0..6 and 6..12), stores swapped (12 and 13).
+            Player::North => {
+                (c >> 48) & ROW
+                    | (c & ROW) << 48
+                    | ((c >> 104) & 0xFF) << 96
+                    | ((c >> 96) & 0xFF) << 104
+            }
+        };
+        let b = v.to_le_bytes();
+        let mut out = [0u8; PITS + 2];
+        out.copy_from_slice(&b[..PITS + 2]);
+        out
+    }
+
     /// Seeds in absolute pit `pit` (0..=11).
     #[inline]
     pub fn seeds(&self, pit: usize) -> u8 {

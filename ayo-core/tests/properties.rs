@@ -107,6 +107,22 @@ proptest! {
     }
 
     #[test]
+    fn view_is_the_board_seen_from_each_seat(rules in any_rules(), seed in any::<u64>()) {
+        random_game(rules, seed, 120, |g| {
+            let p = g.position();
+            for seat in [Player::South, Player::North] {
+                let (mine, theirs) = (seat.first_pit(), seat.opponent().first_pit());
+                let mut expected = Vec::new();
+                expected.extend((0..6).map(|i| p.seeds(mine + i)));
+                expected.extend((0..6).map(|i| p.seeds(theirs + i)));
+                expected.push(p.store(seat));
+                expected.push(p.store(seat.opponent()));
+                assert_eq!(p.view(seat).to_vec(), expected);
+            }
+        });
+    }
+
+    #[test]
     fn legal_list_and_is_legal_agree(rules in any_rules(), seed in any::<u64>()) {
         random_game(rules, seed, 80, |g| {
             let legal = g.legal_moves();

@@ -46,6 +46,9 @@ const BATCH_TABLE_BITS: u32 = 12;
 /// (docs/benchmarks.md).
 const MIN_GAMES_PER_THREAD: usize = 1024;
 
+/// [`Slot::status`]'s bit for an episode that is over and awaits a reset.
+const DONE: u8 = 0x80;
+
 /// What plays the seat the caller does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Opponent {
@@ -109,8 +112,9 @@ struct Slot {
     /// A searching opponent (`None`: random, or self-play).
     opponent: Option<Box<dyn Agent>>,
     /// The same game in full, kept only for an opponent that searches (it
-    /// reads a `Game`); `None` with the random opponent and in self-play.
-    shadow: Option<Game>,
+    /// reads a `Game`); `None` with the random opponent and in self-play
+    /// (boxed: a smaller slot is fewer cache lines a step).
+    shadow: Option<Box<Game>>,
     /// Seat draws and the opponent's seed.
     rng: Xoshiro256PlusPlus,
     /// Episodes started since the last seeding (for the alternating seat).
@@ -133,6 +137,8 @@ struct Rows<'a> {
     scores: &'a mut [i16],
     winner: &'a mut [i8],
     illegal: &'a mut [i8],
+    /// Each game's [`Slot::status`] after the step (the next validation's input).
+    status: &'a mut [u8],
 }
 
 impl<'a> Rows<'a> {
@@ -152,6 +158,7 @@ impl<'a> Rows<'a> {
         let (scores, scores2) = self.scores.split_at_mut(2 * n);
         let (winner, winner2) = self.winner.split_at_mut(n);
         let (illegal, illegal2) = self.illegal.split_at_mut(n);
+        let (status, status2) = self.status.split_at_mut(n);
         (
             Rows {
                 obs,
@@ -168,6 +175,7 @@ impl<'a> Rows<'a> {
                 scores,
                 winner,
                 illegal,
+                status,
             },
             Rows {
                 obs: obs2,
@@ -184,25 +192,19 @@ impl<'a> Rows<'a> {
                 scores: scores2,
                 winner: winner2,
                 illegal: illegal2,
+                status: status2,
             },
         )
     }
 }
 
 /// Seeds of `player`'s view: their row, the other row, their store, the other store.
+#[inline]
 pub(crate) fn write_view(pos: &Position, seat: Player, out: &mut [f32]) {
-    let board = pos.board();
-    let stores = pos.stores();
-    let (mine, theirs) = match seat {
-        Player::South => (0, 6),
-        Player::North => (6, 0),
-    };
-    for i in 0..6 {
-        out[i] = f32::from(board[mine + i]);
-        out[6 + i] = f32::from(board[theirs + i]);
+    let view = pos.view(seat);
+    for (o, &v) in out[..OBS].iter_mut().zip(&view) {
+        *o = f32::from(v);
     }
-    out[12] = f32::from(stores[seat.index()]);
-    out[13] = f32::from(stores[seat.opponent().index()]);
 }
 
 impl Slot {
@@ -271,7 +273,14 @@ impl Slot {
         self.seat = seat;
         self.lean.reset(Position::start(&cfg.rules));
         self.moves.clear();
-        self.shadow = self.opponent.as_ref().map(|_| Game::new(cfg.rules));
+        self.shadow = match (self.opponent.is_some(), self.shadow.take()) {
+            (false, _) => None,
+            (true, Some(mut g)) => {
+                *g = Game::new(cfg.rules);
+                Some(g)
+            }
+            (true, None) => Some(Box::new(Game::new(cfg.rules))),
+        };
         self.steps = 0;
         self.done = false;
         self.penalized = false;
@@ -335,7 +344,7 @@ impl Slot {
         obs: &mut [f32],
         obs_mask: &mut [i8],
         mask: Option<&mut [bool]>,
-    ) {
+    ) -> u8 {
         let viewer = self.viewer(cfg);
         let pos = *self.lean.position();
         if cfg.absolute {
@@ -356,6 +365,13 @@ impl Slot {
                 *m = legal & (1 << a) != 0;
             }
         }
+        legal
+    }
+
+    /// What the next step's validation needs of this game, in one byte:
+    /// the legal actions (bits 0..=5, the caller's mask) and [`DONE`].
+    fn status(&self, legal: u8) -> u8 {
+        legal | if self.done { DONE } else { 0 }
     }
 
     /// One step of this game with `action` (already validated), writing row `i` of `out`.
@@ -404,7 +420,7 @@ impl Slot {
                 if cfg.autoreset == Autoreset::SameStep {
                     // The episode's last observation goes to `final_obs`
                     // (as the viewer of that step saw it), then a new one starts.
-                    self.write_obs(
+                    let _ = self.write_obs(
                         cfg,
                         &mut out.final_obs[obs.clone()],
                         &mut out.final_obs_mask[acts.clone()],
@@ -415,12 +431,13 @@ impl Slot {
             }
         }
         out.seat[i] = self.viewer(cfg).index() as i8;
-        self.write_obs(
+        let legal = self.write_obs(
             cfg,
             &mut out.obs[obs],
             &mut out.obs_mask[acts.clone()],
             Some(&mut out.mask[acts]),
         );
+        out.status[i] = self.status(legal);
     }
 
     /// Plays the legal `action` for `mover` (and the opponent's replies): the
@@ -630,6 +647,9 @@ pub(crate) struct PyVecCore {
     n: usize,
     /// The last step's actions (kept to reuse the allocation).
     actions: Vec<i64>,
+    /// Each game's [`Slot::status`]: a step is validated from these bytes
+    /// alone, without reading the games.
+    status: Vec<u8>,
     threads: usize,
     /// The worker threads of a batch with `num_threads` > 1.
     pool: Option<rayon::ThreadPool>,
@@ -717,6 +737,7 @@ macro_rules! with_rows {
                 scores: out_slice(scores, 2 * n)?,
                 winner: out_slice(winner, n)?,
                 illegal: out_slice(illegal, n)?,
+                status: &mut $self.status,
             }
         };
         $body
@@ -734,8 +755,15 @@ impl PyVecCore {
         self.slots.lock().map_err(|_| poisoned())
     }
 
-    /// Checks the whole batch before anything changes.
-    fn validate(cfg: &Config, py: Python<'_>, slots: &mut [Slot], actions: &[i64]) -> PyResult<()> {
+    /// Checks the whole batch before anything changes, from the games'
+    /// status bytes (the games themselves are read only to explain an error).
+    fn validate(
+        cfg: &Config,
+        py: Python<'_>,
+        status: &[u8],
+        slots: &[Slot],
+        actions: &[i64],
+    ) -> PyResult<()> {
         if actions.len() != slots.len() {
             return Err(AyoError::new_err(format!(
                 "expected {} actions (one per game), got {}",
@@ -743,8 +771,8 @@ impl PyVecCore {
                 actions.len()
             )));
         }
-        for (i, (slot, &a)) in slots.iter_mut().zip(actions).enumerate() {
-            if slot.done {
+        for (i, (&st, &a)) in status.iter().zip(actions).enumerate() {
+            if st & DONE != 0 {
                 if cfg.autoreset == Autoreset::Disabled {
                     return Err(crate::vector::EpisodeOver::new_err(format!(
                         "game {i}: its episode is over; reset it with reset(options={{\"reset_mask\": ...}})"
@@ -759,18 +787,16 @@ impl PyVecCore {
                     format!("game {i}: action {a} is outside 0..5"),
                 ));
             }
-            if cfg.penalty.is_none() {
-                let pos = *slot.lean.position();
+            if cfg.penalty.is_none() && st & (1 << a) == 0 {
+                let pos = *slots[i].lean.position();
                 let mv = pos
                     .move_for_action(a as u8)
                     .map_err(|e| errors::illegal(py, e))?;
-                if slot.lean.legal_mask() & (1 << a) == 0 {
-                    let (kind, why) = match pos.check_move(&cfg.rules, mv) {
-                        Err(e) => (e.kind(), e.to_string()),
-                        Ok(_) => ("game_over", format!("action {a} is not legal here")),
-                    };
-                    return Err(errors::illegal_kind(py, kind, format!("game {i}: {why}")));
-                }
+                let (kind, why) = match pos.check_move(&cfg.rules, mv) {
+                    Err(e) => (e.kind(), e.to_string()),
+                    Ok(_) => ("game_over", format!("action {a} is not legal here")),
+                };
+                return Err(errors::illegal_kind(py, kind, format!("game {i}: {why}")));
             }
         }
         Ok(())
@@ -913,6 +939,8 @@ impl PyVecCore {
             slots,
             n,
             actions: Vec::with_capacity(n),
+            // A new game awaits its first reset.
+            status: vec![DONE; n],
             threads: num_threads,
             pool,
             obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
@@ -1000,12 +1028,13 @@ impl PyVecCore {
                 rows.illegal[i] = -1;
                 rows.seat[i] = slot.viewer(&cfg).index() as i8;
                 let (o, a) = (i * OBS..(i + 1) * OBS, i * ACTIONS..(i + 1) * ACTIONS);
-                slot.write_obs(
+                let legal = slot.write_obs(
                     &cfg,
                     &mut rows.obs[o],
                     &mut rows.obs_mask[a.clone()],
                     Some(&mut rows.mask[a]),
                 );
+                rows.status[i] = slot.status(legal);
             }
             Ok(())
         })
@@ -1034,7 +1063,7 @@ impl PyVecCore {
         let cfg = self.cfg;
         let pool = self.pool.as_ref();
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
-        let result = Self::validate(&cfg, py, slots, &copy).and_then(|()| {
+        let result = Self::validate(&cfg, py, &self.status, slots, &copy).and_then(|()| {
             with_rows!(self, py, |rows| {
                 let c = py.detach(|| step_all(&cfg, slots, &copy, rows, pool));
                 Ok((c.ended, c.over, c.penalized))
