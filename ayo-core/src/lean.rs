@@ -92,6 +92,7 @@ impl LeanGame {
     }
 
     /// The current position.
+    #[inline]
     pub fn position(&self) -> &Position {
         &self.pos
     }
@@ -104,6 +105,7 @@ impl LeanGame {
 
     /// The outcome once the game has ended, working out the legal moves if
     /// that is needed to know.
+    #[inline]
     pub fn outcome(&mut self) -> Option<Outcome> {
         if self.outcome.is_none() && self.moves == Moves::Unknown {
             self.sow_all();
@@ -119,6 +121,7 @@ impl LeanGame {
 
     /// The legal moves as a bit set over mover-relative actions 0..=5
     /// (0 once the game is over), as [`crate::Game::legal_action_mask`].
+    #[inline]
     pub fn legal_mask(&mut self) -> u8 {
         if self.outcome.is_none() && self.moves == Moves::Unknown {
             self.sow_all();
@@ -132,6 +135,7 @@ impl LeanGame {
 
     /// Plays mover-relative `action`; on error the game is unchanged and the
     /// error says why, as [`crate::Game::play_action`].
+    #[inline]
     pub fn play_action(&mut self, action: u8) -> Result<Move, IllegalMove> {
         let mv = self.pos.move_for_action(action)?;
         if self.outcome().is_some() {
@@ -285,6 +289,8 @@ impl LeanGame {
     }
 
     /// Sows every candidate ([`Position::children`]) and keeps the children.
+    // Kept out of line: the callers' fast paths only test whether it is needed.
+    #[inline(never)]
     fn sow_all(&mut self) {
         self.legal = 0;
         for &(mv, child) in self.pos.children(&self.rules).iter() {

@@ -374,16 +374,11 @@ impl Slot {
         legal | if self.done { DONE } else { 0 }
     }
 
-    /// One step of this game with `action` (already validated), writing row `i` of `out`.
+    /// One step of this game with `action` (already validated), writing row
+    /// `i` of `out` (whose news rows were cleared: see [`step_chunk`]).
     fn step(&mut self, cfg: &Config, action: i64, out: &mut Rows<'_>, i: usize) {
         let obs = i * OBS..(i + 1) * OBS;
         let acts = i * ACTIONS..(i + 1) * ACTIONS;
-        out.ended[i] = false;
-        out.game_over[i] = false;
-        out.illegal[i] = -1;
-        out.scores[2 * i] = 0;
-        out.scores[2 * i + 1] = 0;
-        out.winner[i] = 0;
         if self.done {
             // NEXT_STEP: the step after an episode's end resets that game.
             self.reset(cfg, None);
@@ -444,7 +439,11 @@ impl Slot {
     /// reward for `mover` and whether the game is over.
     fn play(&mut self, cfg: &Config, mover: Player, action: u8) -> (f64, bool) {
         // The margin before the move: stores only, a game under way.
-        let before = self.margin(mover);
+        let before = if cfg.seed_difference {
+            self.margin(mover)
+        } else {
+            0
+        };
         if !self.play_action(action) {
             // Validated legal before the step; nothing to do if not.
             return (0.0, false);
@@ -493,6 +492,12 @@ impl std::ops::AddAssign for Counts {
 /// Steps `slots[k]` with `actions[k]` for every `k` (all rows of `out`).
 fn step_chunk(cfg: &Config, slots: &mut [Slot], actions: &[i64], mut out: Rows<'_>) -> Counts {
     let mut counts = Counts::default();
+    // The rows of news are cleared at once; the few games with news set theirs.
+    out.ended.fill(false);
+    out.game_over.fill(false);
+    out.illegal.fill(-1);
+    out.scores.fill(0);
+    out.winner.fill(0);
     for (i, (slot, &a)) in slots.iter_mut().zip(actions).enumerate() {
         slot.step(cfg, a, &mut out, i);
         counts.ended += usize::from(out.ended[i]);
