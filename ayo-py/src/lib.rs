@@ -13,6 +13,7 @@ mod errors;
 mod game;
 mod rules;
 mod solve;
+mod team;
 mod vector;
 
 /// The `ayo._ayo` module.

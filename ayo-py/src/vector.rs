@@ -15,6 +15,7 @@
 //! whatever the number of threads.
 
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::players::{self, Agent, Budget, Kind, Level};
@@ -30,6 +31,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::errors::{self, AyoError};
 use crate::rules::PyRules;
+use crate::team::Team;
 
 /// Features of one observation: 12 pits and 2 stores.
 pub(crate) const OBS: usize = 14;
@@ -39,12 +41,6 @@ pub(crate) const ACTIONS: usize = 6;
 /// opponent: 4,096 entries (64 KiB), so that thousands of games fit in memory
 /// (a level's own table can be up to 32 MiB).
 const BATCH_TABLE_BITS: u32 = 12;
-/// Fewest games a thread is given: smaller batches use fewer threads. Waking
-/// a worker and the two vCPUs' poor scaling cost more than stepping 1,024
-/// games takes (about 130 µs): measured, a batch of 1,024 `oware` games ran
-/// at 7.9M env-steps/s on one thread and 4.4M split over two
-/// (docs/benchmarks.md).
-const MIN_GAMES_PER_THREAD: usize = 1024;
 
 /// [`Slot::status`]'s bit for an episode that is over and awaits a reset.
 const DONE: u8 = 0x80;
@@ -507,48 +503,84 @@ fn step_chunk(cfg: &Config, slots: &mut [Slot], actions: &[i64], mut out: Rows<'
     counts
 }
 
-/// How many threads to use for `n` games with at most `max` threads.
-fn threads_for(n: usize, max: usize) -> usize {
-    (n / MIN_GAMES_PER_THREAD).clamp(1, max.max(1))
+/// Games in a block of work: the unit a thread claims in a threaded step
+/// (small enough that two threads finish together, large enough that
+/// claiming costs nothing: 64 `oware` games take about 5 µs).
+const BLOCK: usize = 64;
+
+/// The blocks of a threaded step not yet claimed, `front..back`: the caller
+/// claims from the front and the helpers from the back, so that from step
+/// to step each thread mostly steps the same games (their state stays in
+/// that core's cache), and a late helper just claims fewer.
+struct Claims(AtomicU64);
+
+impl Claims {
+    fn new(blocks: usize) -> Claims {
+        Claims(AtomicU64::new((blocks as u64) << 32))
+    }
+
+    /// The next block for thread `me` (0: the caller), or None when all are claimed.
+    fn next(&self, me: usize) -> Option<usize> {
+        let mut cur = self.0.load(Ordering::Relaxed);
+        loop {
+            let (front, back) = (cur & 0xFFFF_FFFF, cur >> 32);
+            if front >= back {
+                return None;
+            }
+            let (new, block) = if me == 0 {
+                (cur + 1, front)
+            } else {
+                (cur - (1 << 32), back - 1)
+            };
+            match self
+                .0
+                .compare_exchange_weak(cur, new, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => return Some(block as usize),
+                Err(now) => cur = now,
+            }
+        }
+    }
 }
 
-/// Steps every game, on up to `pool`'s threads over contiguous chunks (on
-/// the calling thread without a pool); what happened, counted.
+/// Steps every game: on the calling thread alone, or with `team`'s helpers
+/// when there are at least two blocks, each thread claiming blocks of
+/// [`BLOCK`] games until none is left (each game's result depends only on
+/// its own state and action, so who steps it changes nothing). What
+/// happened, counted.
 fn step_all(
     cfg: &Config,
     slots: &mut [Slot],
     actions: &[i64],
     out: Rows<'_>,
-    pool: Option<&rayon::ThreadPool>,
+    team: Option<&Team>,
 ) -> Counts {
-    let n = slots.len();
-    let t = pool.map_or(1, |p| threads_for(n, p.current_num_threads()));
-    let Some(pool) = pool.filter(|_| t > 1) else {
+    let Some(team) = team.filter(|_| slots.len() >= 2 * BLOCK) else {
         return step_chunk(cfg, slots, actions, out);
     };
-    let per = n.div_ceil(t);
+    let mut blocks = Vec::with_capacity(slots.len().div_ceil(BLOCK));
+    let (mut slots, mut actions, mut out) = (slots, actions, out);
+    while !slots.is_empty() {
+        let k = BLOCK.min(slots.len());
+        let (these, rest) = std::mem::take(&mut slots).split_at_mut(k);
+        let (acts, rest_acts) = actions.split_at(k);
+        let (rows, rest_rows) = out.split_at(k);
+        blocks.push(Mutex::new(Some((these, acts, rows))));
+        (slots, actions, out) = (rest, rest_acts, rest_rows);
+    }
+    let claims = Claims::new(blocks.len());
     let counts = Mutex::new(Counts::default());
-    // The pool's threads live as long as the batch: a step pays a wake-up,
-    // not a thread start.
-    pool.scope(|s| {
-        let mut slots = slots;
-        let mut actions = actions;
-        let mut out = out;
-        while !slots.is_empty() {
-            let k = per.min(slots.len());
-            let (these, rest) = std::mem::take(&mut slots).split_at_mut(k);
-            let (acts, rest_acts) = actions.split_at(k);
-            let (rows, rest_rows) = out.split_at(k);
-            slots = rest;
-            actions = rest_acts;
-            out = rest_rows;
-            let counts = &counts;
-            s.spawn(move |_| {
-                let chunk = step_chunk(cfg, these, acts, rows);
-                // A poisoned lock still holds the counts (adding cannot panic).
-                *counts.lock().unwrap_or_else(|e| e.into_inner()) += chunk;
-            });
+    team.run(&|me| {
+        let mut mine = Counts::default();
+        while let Some(b) = claims.next(me) {
+            // Each block is claimed once; its lock is never contended.
+            let claimed = blocks[b].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((these, acts, rows)) = claimed {
+                mine += step_chunk(cfg, these, acts, rows);
+            }
         }
+        // Adding cannot panic: a poisoned lock still holds the sum.
+        *counts.lock().unwrap_or_else(|e| e.into_inner()) += mine;
     });
     counts.into_inner().unwrap_or_else(|e| e.into_inner())
 }
@@ -656,8 +688,9 @@ pub(crate) struct PyVecCore {
     /// alone, without reading the games.
     status: Vec<u8>,
     threads: usize,
-    /// The worker threads of a batch with `num_threads` > 1.
-    pool: Option<rayon::ThreadPool>,
+    /// The helper threads of a batch with `num_threads` > 1 and at least
+    /// two blocks of games.
+    team: Option<Team>,
     obs: Py<PyArray2<f32>>,
     obs_mask: Py<PyArray2<i8>>,
     mask: Py<PyArray2<bool>>,
@@ -928,13 +961,11 @@ impl PyVecCore {
             autoreset,
         };
         let slots = Mutex::new(seeds.iter().map(|&s| Slot::new(&cfg, s)).collect());
-        let pool = if threads_for(num_envs, num_threads) > 1 {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(num_threads)
-                .thread_name(|i| format!("ayo-batch-{i}"))
-                .build()
+        let team = if num_threads > 1 && num_envs >= 2 * BLOCK {
+            let helpers = (num_threads - 1).min(num_envs / BLOCK - 1);
+            let team = Team::new(helpers)
                 .map_err(|e| AyoError::new_err(format!("cannot start the batch's threads: {e}")))?;
-            Some(pool)
+            Some(team)
         } else {
             None
         };
@@ -947,7 +978,7 @@ impl PyVecCore {
             // A new game awaits its first reset.
             status: vec![DONE; n],
             threads: num_threads,
-            pool,
+            team,
             obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
             obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
             mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
@@ -1066,11 +1097,11 @@ impl PyVecCore {
             Err(_) => copy.extend(unsafe { actions.as_array() }.iter().copied()),
         }
         let cfg = self.cfg;
-        let pool = self.pool.as_ref();
+        let team = self.team.as_ref();
         let slots = self.slots.get_mut().map_err(|_| poisoned())?;
         let result = Self::validate(&cfg, py, &self.status, slots, &copy).and_then(|()| {
             with_rows!(self, py, |rows| {
-                let c = py.detach(|| step_all(&cfg, slots, &copy, rows, pool));
+                let c = py.detach(|| step_all(&cfg, slots, &copy, rows, team));
                 Ok((c.ended, c.over, c.penalized))
             })
         });

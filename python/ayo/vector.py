@@ -99,8 +99,10 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             ``DISABLED`` (reset ended games with
             ``reset(options={"reset_mask": mask})``; stepping one first raises
             :class:`ayo.envs.EpisodeOverError`).
-        num_threads: most threads a step uses (chunks of at least 1,024
-            games each); results are identical for any number.
+        num_threads: most threads a step uses (from 128 games: threads
+            claim blocks of 64 games); results are identical for any number.
+            The extra threads spin for up to 0.1 ms after a step waiting for
+            the next one (a busy core between steps), then sleep.
         copy: return copies of the arrays. By default (``False``) every
             ``reset`` and ``step`` returns the same arrays (observations,
             masks, rewards, flags and ``info``'s ``scores`` and ``winner``),

@@ -240,11 +240,21 @@ def equal_trajectories(a: list[tuple[Any, ...]], b: list[tuple[Any, ...]]) -> bo
     )
 
 
-@pytest.mark.parametrize("preset", ["ayoayo", "oware"])
-def test_two_threads_give_the_single_threaded_results(preset: str) -> None:
-    kwargs: dict[str, Any] = {"rules": preset, "agent_seat": "random", "reward": "seed_difference"}
-    one = AyoVectorEnv(2048, num_threads=1, **kwargs)
-    two = AyoVectorEnv(2048, num_threads=2, **kwargs)
+@pytest.mark.parametrize(
+    ("preset", "n", "opponent"),
+    [("ayoayo", 2048, "random"), ("oware", 2048, "random"), ("ayo", 1000, "greedy")],
+)
+def test_two_threads_give_the_single_threaded_results(preset: str, n: int, opponent: str) -> None:
+    # Threads claim blocks of 64 games in whatever order they get to them;
+    # 1000 games leave a short last block.
+    kwargs: dict[str, Any] = {
+        "rules": preset,
+        "opponent": opponent,
+        "agent_seat": "random",
+        "reward": "seed_difference",
+    }
+    one = AyoVectorEnv(n, num_threads=1, **kwargs)
+    two = AyoVectorEnv(n, num_threads=2, **kwargs)
     assert two.num_threads == 2
     assert equal_trajectories(trajectory(one, 7, 120), trajectory(two, 7, 120))
 
