@@ -264,19 +264,37 @@ def ayo_gym_step(preset: str, replay: bool = False, direct: bool = False) -> Wor
     return replay_run if replay else functools.partial(policy_run, record=None)
 
 
-def ayo_vector_step(preset: str, n: int, threads: int) -> Work:
+def ayo_vector_step(preset: str, n: int, threads: int, replay: bool = False) -> Work:
+    """``AyoVectorEnv.step`` of ``n`` games, the actions picked by one numpy
+    call over the masks. ``replay``: the actions are picked in a first,
+    untimed pass and replayed from the same seeds, so that only ``step`` is
+    timed (exact: the batch is deterministic for its seeds, and an illegal
+    action would raise)."""
     env = AyoVectorEnv(n, rules=preset, num_threads=threads)
     noise = np.random.default_rng(SEED).random((97, n, 6))
 
-    def run(steps: int) -> tuple[float, float]:
+    def policy_run(steps: int, record: list[Any] | None = None) -> tuple[float, float]:
         env.reset(seed=SEED)
         masks = env.action_masks()  # rewritten in place by every step
         t = time.perf_counter()
         for k in range(steps):
-            env.step(np.argmax(masks * noise[k % 97], axis=1))
+            actions = np.argmax(masks * noise[k % 97], axis=1)
+            if record is not None:
+                record.append(actions)
+            env.step(actions)
         return steps * n, time.perf_counter() - t
 
-    return run
+    def replay_run(steps: int) -> tuple[float, float]:
+        recorded: list[Any] = []
+        policy_run(steps, recorded)
+        env.reset(seed=SEED)
+        step = env.step
+        t = time.perf_counter()
+        for actions in recorded:
+            step(actions)
+        return steps * n, time.perf_counter() - t
+
+    return replay_run if replay else policy_run
 
 
 def aec_step(make: Callable[[], Any], actions: int, replay: bool = False) -> Work:
@@ -340,7 +358,10 @@ def shimmy_oware(replay: bool = False) -> Work:
 
 
 @functools.cache
-def pgx_connect_four(n: int) -> Work:
+def pgx_connect_four(n: int, replay: bool = False) -> Work:
+    """Pgx's batched step, the random legal action drawn inside the same jit.
+    ``replay``: the actions (and the step's keys) are drawn in a first,
+    untimed pass and replayed through a jit of the step alone."""
     jax = need("jax")
     pgx = need("pgx")
     experimental = need("pgx.experimental")
@@ -349,13 +370,36 @@ def pgx_connect_four(n: int) -> Work:
     init = jax.jit(jax.vmap(env.init))
     step = experimental.auto_reset(env.step, env.init)
 
-    @jax.jit
-    def batch_step(state: Any, key: Any) -> Any:
+    def policy(state: Any, key: Any) -> tuple[Any, Any]:
         k1, k2 = jax.random.split(key)
         noise = jax.random.uniform(k1, state.legal_action_mask.shape)
         action = jnp.argmax(jnp.where(state.legal_action_mask, noise, -1.0), axis=1)
-        keys = jax.random.split(k2, n)
+        return action, jax.random.split(k2, n)
+
+    @jax.jit
+    def batch_step(state: Any, key: Any) -> Any:
+        action, keys = policy(state, key)
         return jax.vmap(step)(state, action, keys)
+
+    decide = jax.jit(policy)
+    step_only = jax.jit(jax.vmap(step))
+
+    def replay_run(steps: int) -> tuple[float, float]:
+        key = jax.random.PRNGKey(SEED)
+        state = init(jax.random.split(key, n))
+        keys = jax.random.split(jax.random.PRNGKey(SEED + 1), steps)
+        recorded = []
+        for k in range(steps):
+            action, step_keys = decide(state, keys[k])
+            recorded.append((action, step_keys))
+            state = step_only(state, action, step_keys)
+        state = init(jax.random.split(key, n))
+        jax.block_until_ready((state, recorded))
+        t = time.perf_counter()
+        for action, step_keys in recorded:
+            state = step_only(state, action, step_keys)
+        jax.block_until_ready(state)
+        return steps * n, time.perf_counter() - t
 
     def run(steps: int) -> tuple[float, float]:
         key = jax.random.PRNGKey(SEED)
@@ -369,7 +413,7 @@ def pgx_connect_four(n: int) -> Work:
         jax.block_until_ready(state)
         return steps * n, time.perf_counter() - t
 
-    return run
+    return replay_run if replay else run
 
 
 @functools.cache
@@ -482,6 +526,8 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
         p = paired(ayo_gym_step("oware"), small * 4, shimmy_oware, small, r)
         add("step", gym + policy, "steps/s", "OpenSpiel oware through Shimmy" + policy, p)
     if want("batch"):
+        replayed = " (recorded legal actions replayed: step only)"
+        policy = " (masked-random policy in the loop)"
         for n in BATCHES:
             steps = cfg.size(max(50, 200_000 // n), max(3, 300 // n))
             # The anchors' single steps cost more (jit dispatch): fewer of them.
@@ -492,15 +538,28 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
                     target = None
                     if n == 1024:
                         target = 10 if preset == "oware" else 3
+                        # The target rows: the step alone on both sides.
+                        ours = ayo_vector_step(preset, n, threads, replay=True)
+                        pgx_replay = functools.partial(pgx_connect_four, n, True)
+                        p = paired(ours, steps, pgx_replay, few, r)
+                        pgx = "Pgx connect_four (CPU jax, jit+vmap)"
+                        add(
+                            "batch",
+                            f"{label}, {preset}{replayed}",
+                            "env-steps/s",
+                            pgx + replayed,
+                            p,
+                            target,
+                        )
                     ours = ayo_vector_step(preset, n, threads)
                     p = paired(ours, steps, lambda n=n: pgx_connect_four(n), few, r)
                     pgx = "Pgx connect_four (CPU jax, jit+vmap)"
-                    add("batch", f"{label}, {preset}", "env-steps/s", pgx, p, target)
+                    add("batch", f"{label}, {preset}{policy}", "env-steps/s", pgx + policy, p)
                     p = paired(
                         ours, steps, lambda n=n, t=threads: envpool_connect_four(n, t), few, r
                     )
                     envpool = f"EnvPool ConnectFour-v1 (num_threads={threads})"
-                    add("batch", f"{label}, {preset}", "env-steps/s", envpool, p)
+                    add("batch", f"{label}, {preset}{policy}", "env-steps/s", envpool + policy, p)
     if want("copy"):
         size = cfg.size(300_000, 300)
         p = paired(ayo_copy(), size, openspiel_clone, size, r)
