@@ -25,7 +25,9 @@ use numpy::{
     Element, PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods,
     PyUntypedArrayMethods,
 };
+use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -688,6 +690,8 @@ pub(crate) struct PyVecCore {
     /// alone, without reading the games.
     status: Vec<u8>,
     threads: usize,
+    /// What `gym_step` returns besides the arrays (see `gym_returns`).
+    gym: Option<(Py<PyDict>, Py<PyDict>)>,
     /// The helper threads of a batch with `num_threads` > 1 and at least
     /// two blocks of games.
     team: Option<Team>,
@@ -979,6 +983,7 @@ impl PyVecCore {
             status: vec![DONE; n],
             threads: num_threads,
             team,
+            gym: None,
             obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
             obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
             mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
@@ -1107,6 +1112,61 @@ impl PyVecCore {
         });
         self.actions = copy;
         result
+    }
+
+    /// Keeps the two dicts that `gym_step` returns: `obs` itself (its arrays
+    /// are this batch's, rewritten in place) and a copy of `info` with the
+    /// news of the step added.
+    fn gym_returns(&mut self, obs: Py<PyDict>, info: Py<PyDict>) {
+        self.gym = Some((obs, info));
+    }
+
+    /// `step`, then the whole of Gymnasium's `(obs, reward, terminated,
+    /// truncated, info)` for the batch's own arrays (no copies): `info` is a
+    /// copy of the dict given to `gym_returns` plus `scores`, `winner` (of
+    /// games over by the rules) and `illegal_action` (penalized actions), each
+    /// with its `_` mask, when the step had any.
+    fn gym_step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyArray1<i64>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let Some((obs, base)) = self
+            .gym
+            .as_ref()
+            .map(|(o, i)| (o.clone_ref(py), i.clone_ref(py)))
+        else {
+            return Err(AyoError::new_err("gym_returns() was not called"));
+        };
+        let (_, over, penalized) = self.step(py, actions)?;
+        let info = base.bind(py).copy()?;
+        if over > 0 {
+            let ended = self.game_over.bind(py);
+            info.set_item(intern!(py, "scores"), self.scores.bind(py))?;
+            info.set_item(intern!(py, "_scores"), ended)?;
+            info.set_item(intern!(py, "winner"), self.winner.bind(py))?;
+            info.set_item(intern!(py, "_winner"), ended)?;
+        }
+        if penalized > 0 {
+            // SAFETY: the GIL is held and the step is over: nothing writes
+            // to the array while it is read.
+            let illegal = unsafe { self.illegal.bind(py).as_slice() }
+                .map_err(|e| AyoError::new_err(e.to_string()))?;
+            let mask = PyArray1::from_iter(py, illegal.iter().map(|&a| a >= 0));
+            info.set_item(
+                intern!(py, "illegal_action"),
+                PyArray1::from_slice(py, illegal),
+            )?;
+            info.set_item(intern!(py, "_illegal_action"), mask)?;
+        }
+        (
+            obs,
+            self.reward.bind(py),
+            self.terminated.bind(py),
+            self.truncated.bind(py),
+            info,
+        )
+            .into_pyobject(py)
     }
 
     /// The game records (start position and moves) of every game, for inspection.

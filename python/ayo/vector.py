@@ -211,6 +211,10 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             f"_{self._seat_key}": self._all,
         }
         self._needs_reset = True
+        # Without copies and with the next step's autoreset, one call into
+        # the engine makes the whole step's return value.
+        self._whole_step = not self.copy and mode != AutoresetMode.SAME_STEP
+        core.gym_returns(self._obs, self._info)
 
     # ----------------------------------------------------------------- state
 
@@ -346,6 +350,14 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         """
         if self._needs_reset:
             raise EpisodeOverError("call reset() before step()")
+        if self._whole_step:
+            try:
+                try:
+                    return self._core.gym_step(actions)  # type: ignore[arg-type]
+                except TypeError:  # not a 1-d int64 array: convert (or raise ValueError)
+                    return self._core.gym_step(self._actions(actions))
+            except VecEpisodeOverError as err:
+                raise EpisodeOverError(str(err)) from err
         try:
             try:
                 ended, over, penalized = self._core.step(actions)  # type: ignore[arg-type]
