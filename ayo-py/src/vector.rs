@@ -44,6 +44,36 @@ pub(crate) const ACTIONS: usize = 6;
 /// (a level's own table can be up to 32 MiB).
 const BATCH_TABLE_BITS: u32 = 12;
 
+/// Row `m`: the action mask of the bit set `m` (bit `a`: action `a`), as bools.
+const MASK_BOOL: [[bool; ACTIONS]; 64] = {
+    let mut rows = [[false; ACTIONS]; 64];
+    let mut m = 0;
+    while m < 64 {
+        let mut a = 0;
+        while a < ACTIONS {
+            rows[m][a] = m & (1 << a) != 0;
+            a += 1;
+        }
+        m += 1;
+    }
+    rows
+};
+
+/// [`MASK_BOOL`] as the observation's int8.
+const MASK_I8: [[i8; ACTIONS]; 64] = {
+    let mut rows = [[0i8; ACTIONS]; 64];
+    let mut m = 0;
+    while m < 64 {
+        let mut a = 0;
+        while a < ACTIONS {
+            rows[m][a] = MASK_BOOL[m][a] as i8;
+            a += 1;
+        }
+        m += 1;
+    }
+    rows
+};
+
 /// [`Slot::status`]'s bit for an episode that is over and awaits a reset.
 const DONE: u8 = 0x80;
 
@@ -355,13 +385,13 @@ impl Slot {
         } else {
             self.lean.legal_mask()
         };
-        for (a, m) in obs_mask.iter_mut().enumerate() {
-            *m = i8::from(legal & (1 << a) != 0);
+        // Whole rows from tables: six byte stores, not a loop over bits.
+        let row = usize::from(legal & 63);
+        if let Ok(obs_mask) = <&mut [i8; ACTIONS]>::try_from(obs_mask) {
+            *obs_mask = MASK_I8[row];
         }
-        if let Some(mask) = mask {
-            for (a, m) in mask.iter_mut().enumerate() {
-                *m = legal & (1 << a) != 0;
-            }
+        if let Some(Ok(mask)) = mask.map(<&mut [bool; ACTIONS]>::try_from) {
+            *mask = MASK_BOOL[row];
         }
         legal
     }
