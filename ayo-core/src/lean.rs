@@ -292,12 +292,7 @@ impl LeanGame {
     // Kept out of line: the callers' fast paths only test whether it is needed.
     #[inline(never)]
     fn sow_all(&mut self) {
-        self.legal = 0;
-        for &(mv, child) in self.pos.children(&self.rules).iter() {
-            let a = mv.action();
-            self.legal |= 1 << a;
-            self.children[usize::from(a)] = child;
-        }
+        self.legal = self.pos.children_by_action(&self.rules, &mut self.children);
         self.moves = Moves::Sown;
         if self.legal == 0 {
             self.end(EndReason::NoLegalMove);

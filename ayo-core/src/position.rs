@@ -613,8 +613,43 @@ impl Position {
     #[inline(always)]
     fn children_mode<const RELAY: bool, const CAP: u8>(&self, rules: &Rules) -> Children {
         let mut out = Children::new();
+        self.each_child::<RELAY, CAP>(rules, |mv, p| out.push((mv, p)));
+        out
+    }
+
+    /// Sows every candidate move into `out[action]` (mover-relative
+    /// actions) and returns the legal ones as a bit set: [`Position::children`]
+    /// without the list (for a caller that keeps the children by action).
+    pub(crate) fn children_by_action(&self, rules: &Rules, out: &mut [Position; 6]) -> u8 {
+        use sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
+        let mut legal = 0u8;
+        let mut keep = |mv: Move, p: Position| {
+            let a = mv.action();
+            legal |= 1 << a;
+            out[usize::from(a)] = p;
+        };
+        match (rules.relay(), rules.capture()) {
+            (true, Capture::Across) => self.each_child::<true, ACROSS>(rules, &mut keep),
+            (true, Capture::TwoThree) => self.each_child::<true, TWO_THREE>(rules, &mut keep),
+            (true, Capture::CollectFour) => self.each_child::<true, COLLECT_FOUR>(rules, &mut keep),
+            (false, Capture::Across) => self.each_child::<false, ACROSS>(rules, &mut keep),
+            (false, Capture::TwoThree) => self.each_child::<false, TWO_THREE>(rules, &mut keep),
+            (false, Capture::CollectFour) => {
+                self.each_child::<false, COLLECT_FOUR>(rules, &mut keep)
+            }
+        }
+        legal
+    }
+
+    /// Calls `f` with each legal move and its child, in ascending order.
+    #[inline(always)]
+    fn each_child<const RELAY: bool, const CAP: u8>(
+        &self,
+        rules: &Rules,
+        mut f: impl FnMut(Move, Position),
+    ) {
         if self.ended_by_counters(rules).is_some() {
-            return out;
+            return;
         }
         let first = self.to_move().first_pit();
         let mut bits = self.nonempty_actions();
@@ -626,28 +661,31 @@ impl Position {
                 bits &= bits - 1;
                 let mv = Move((first + a) as u8);
                 if let Some(p) = self.sown_mode::<RELAY, CAP>(rules, mv.pit()) {
-                    out.push((mv, p));
+                    f(mv, p);
                 }
             }
-            return out;
+            return;
         }
         let mut starving = Children::new();
+        let mut fed = false;
         while bits != 0 {
             let a = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let mv = Move((first + a) as u8);
             if let Some(p) = self.sown_mode::<RELAY, CAP>(rules, mv.pit()) {
                 if Position::feeds(&p) {
-                    out.push((mv, p));
+                    fed = true;
+                    f(mv, p);
                 } else {
                     starving.push((mv, p));
                 }
             }
         }
-        if out.is_empty() && rules.feeding() == Feeding::IfPossible {
-            return starving;
+        if !fed && rules.feeding() == Feeding::IfPossible {
+            for (mv, p) in starving {
+                f(mv, p);
+            }
         }
-        out
     }
 
     /// Every legal move, ascending.
