@@ -995,8 +995,10 @@ impl PyVecCore {
             autoreset,
         };
         let slots = Mutex::new(seeds.iter().map(|&s| Slot::new(&cfg, s)).collect());
-        let team = if num_threads > 1 && num_envs >= 2 * BLOCK {
-            let helpers = (num_threads - 1).min(num_envs / BLOCK - 1);
+        // Helpers spin between steps: never more threads than CPUs.
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let helpers = (num_threads.min(cpus) - 1).min((num_envs / BLOCK).saturating_sub(1));
+        let team = if helpers > 0 && num_envs >= 2 * BLOCK {
             let team = Team::new(helpers)
                 .map_err(|e| AyoError::new_err(format!("cannot start the batch's threads: {e}")))?;
             Some(team)
