@@ -115,7 +115,7 @@ impl Team {
                 *const (dyn Fn(usize) + Sync + 'static),
             >(job)
         });
-        let epoch = {
+        {
             let mut state = s.state();
             state.job = Some(erased);
             let epoch = s.epoch.load(Ordering::Relaxed) + 1;
@@ -124,8 +124,7 @@ impl Team {
             if state.sleepers > 0 {
                 s.wake.notify_all();
             }
-            epoch
-        };
+        }
         struct Close<'a>(&'a Shared);
         impl Drop for Close<'_> {
             fn drop(&mut self) {
@@ -143,7 +142,6 @@ impl Team {
             }
         }
         let close = Close(s);
-        let _ = epoch;
         job(0);
         drop(close);
         if s.panicked.swap(false, Ordering::SeqCst) {
