@@ -7,9 +7,9 @@
 //! slow), so a team works differently:
 //!
 //! * the caller works too: it publishes the job and runs it at once;
-//! * the work is claimed in small blocks from a shared counter (the job's
-//!   business), so a helper that starts late just takes fewer blocks and
-//!   the step is never slower than the caller alone would be;
+//! * the work is claimed in shares from a shared counter (the job's
+//!   business), so the caller takes the share of a helper that has not
+//!   started yet and the step is never much slower than the caller alone;
 //! * after a job a helper spins for [`SPIN`] waiting for the next one (the
 //!   gap between two steps is the caller's policy: tens of µs), then sleeps
 //!   until woken.
@@ -72,6 +72,11 @@ impl Shared {
 }
 
 impl Team {
+    /// Threads that run a job: the helpers and the caller.
+    pub(crate) fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
     /// A team of `helpers` threads (the caller makes one more).
     pub(crate) fn new(helpers: usize) -> std::io::Result<Team> {
         let shared = Arc::new(Shared {

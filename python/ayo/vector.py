@@ -99,9 +99,9 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             ``DISABLED`` (reset ended games with
             ``reset(options={"reset_mask": mask})``; stepping one first raises
             :class:`ayo.envs.EpisodeOverError`).
-        num_threads: most threads a step uses (from 128 games: threads
-            claim blocks of 64 games; never more than the CPUs); results are
-            identical for any number.
+        num_threads: most threads a step uses (from 128 games, each
+            thread stepping its own share of the games; never more threads
+            than CPUs); results are identical for any number.
             The extra threads spin for up to 0.1 ms after a step waiting for
             the next one (a busy core between steps), then sleep.
         copy: return copies of the arrays. By default (``False``) every
