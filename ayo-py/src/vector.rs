@@ -575,7 +575,7 @@ impl Claims {
 /// from [`MIN_THREADED`] games. The games are cut into one contiguous share
 /// a thread; the caller claims shares from the front and the helpers from
 /// the back, so each thread steps the same games every step (their state
-/// stays in its core's cache: measured, 13% faster at 1,024 `oware` games
+/// stays in its core's cache: measured, about 10% faster at 1,024 `oware` games
 /// than 64-game blocks claimed in turn), and the caller takes the share of
 /// a helper that has not started when it is done with its own. Each game's
 /// result depends only on its own state and action, so who steps it
