@@ -1,102 +1,12 @@
 //! A game: rules, the start, the moves played, undo, repetition and the outcome.
 
-use std::fmt;
-
-use serde::{Deserialize, Serialize};
-
-use crate::position::{Children, IllegalMove, Move, MoveList, Position, Setup, SetupErrors};
+use crate::end::end_reason;
+use crate::moves::{Children, IllegalMove, Move, MoveList};
+use crate::outcome::{Outcome, Status};
+use crate::position::Position;
+use crate::repeat::Window;
 use crate::rules::{Repetition, Rules};
-use crate::Player;
-
-/// Why a game ended (RULES.md "End of the game").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EndReason {
-    /// A store reached the target.
-    Target,
-    /// The move limit passed with nothing captured.
-    MoveLimit,
-    /// A position repeated since the last capture.
-    Repetition,
-    /// The player to move had no legal move.
-    NoLegalMove,
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EndReason::Target => "target reached",
-            EndReason::MoveLimit => "move limit without capture",
-            EndReason::Repetition => "position repeated",
-            EndReason::NoLegalMove => "no legal move",
-        })
-    }
-}
-
-/// How a game ended: final scores (after any end-of-game sweep), winner, reason.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Outcome {
-    /// The winner, `None` for a draw.
-    pub winner: Option<Player>,
-    /// Why the game ended.
-    pub reason: EndReason,
-    /// Final seeds of South and North.
-    pub scores: [u16; 2],
-}
-
-impl Outcome {
-    /// The outcome for final `scores`: the higher wins, equal is a draw.
-    pub fn from_scores(scores: [u16; 2], reason: EndReason) -> Outcome {
-        let winner = match scores[0].cmp(&scores[1]) {
-            std::cmp::Ordering::Greater => Some(Player::South),
-            std::cmp::Ordering::Less => Some(Player::North),
-            std::cmp::Ordering::Equal => None,
-        };
-        Outcome {
-            winner,
-            reason,
-            scores,
-        }
-    }
-
-    /// +1 for a win of `player`, -1 for a loss, 0 for a draw.
-    pub fn result_for(&self, player: Player) -> i32 {
-        match self.winner {
-            None => 0,
-            Some(w) if w == player => 1,
-            Some(_) => -1,
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.winner {
-            Some(w) => write!(
-                f,
-                "{w} wins {}-{} ({})",
-                self.scores[0], self.scores[1], self.reason
-            ),
-            None => write!(
-                f,
-                "draw {}-{} ({})",
-                self.scores[0], self.scores[1], self.reason
-            ),
-        }
-    }
-}
-
-/// Where a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// The player to move has legal moves.
-    Ongoing,
-    /// The game has ended by the rules.
-    Ended(Outcome),
-    /// The caller's ply cap was reached before a real end (see [`Game::set_ply_cap`]).
-    Truncated,
-}
+use crate::setup::{Setup, SetupErrors};
 
 /// A game in progress: the rules, the start position, the moves played and the
 /// positions they led to (for undo and repetition), the legal moves of the
@@ -120,6 +30,8 @@ pub struct Game {
     children: Children,
     outcome: Option<Outcome>,
     ply_cap: Option<u32>,
+    /// The positions since the last capture (under a repetition rule).
+    window: Window,
 }
 
 impl PartialEq for Game {
@@ -155,37 +67,36 @@ impl Game {
             children: Children::new(),
             outcome: None,
             ply_cap: None,
+            window: Window::new(&position),
         };
-        g.refresh();
+        g.refresh(false);
         g
     }
 
-    fn refresh(&mut self) {
+    /// The end checks of the current position, in the rules' order
+    /// ([`end_reason`]); `repeated`: it occurred since the last capture.
+    fn refresh(&mut self, repeated: bool) {
         let pos = *self.position();
         self.outcome = None;
         self.children.clear();
-        if let Some(reason) = pos.ended_by_counters(&self.rules) {
-            self.outcome = Some(pos.final_outcome(&self.rules, reason));
-            return;
-        }
-        if self.rules.repetition() == Repetition::OwnSide && self.repeats() {
-            self.outcome = Some(pos.final_outcome(&self.rules, crate::EndReason::Repetition));
-            return;
-        }
-        self.children = pos.children(&self.rules);
-        if self.children.is_empty() {
-            self.outcome = Some(pos.final_outcome(&self.rules, crate::EndReason::NoLegalMove));
-        }
+        let rules = self.rules;
+        let children = &mut self.children;
+        let reason = end_reason(
+            &rules,
+            &pos,
+            true,
+            || repeated,
+            || {
+                *children = pos.children(&rules);
+                children.is_empty()
+            },
+        );
+        self.outcome = reason.map(|r| pos.final_outcome(&rules, r));
     }
 
-    /// Whether the current position occurred before since the last capture.
-    fn repeats(&self) -> bool {
-        let pos = self.position();
-        let back = (pos.no_capture() as usize).min(self.history.len() - 1);
-        let n = self.history.len();
-        self.history[n - 1 - back..n - 1]
-            .iter()
-            .any(|p| p.packed() == pos.packed())
+    /// Whether the rules end games on repetition (the window is kept only then).
+    fn tracks_repetition(&self) -> bool {
+        self.rules.repetition() == Repetition::OwnSide
     }
 
     /// The rules.
@@ -266,7 +177,8 @@ impl Game {
         let next = self.check(mv)?;
         self.history.push(next);
         self.moves.push(mv);
-        self.refresh();
+        let repeated = self.tracks_repetition() && self.window.arrive(&self.rules, Some(mv), &next);
+        self.refresh(repeated);
         Ok(())
     }
 
@@ -285,7 +197,21 @@ impl Game {
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.history.pop();
-        self.refresh();
+        let mut repeated = false;
+        if self.tracks_repetition() {
+            // The window of the position before, then this one's arrival.
+            let n = self.history.len();
+            let pos = self.history[n - 1];
+            if n == 1 {
+                self.window.restart(&pos);
+            } else {
+                self.window = Window::of_history(&self.history[..n - 1], &self.moves[..n - 2]);
+                repeated = self
+                    .window
+                    .arrive(&self.rules, Some(self.moves[n - 2]), &pos);
+            }
+        }
+        self.refresh(repeated);
         Some(mv)
     }
 
@@ -334,15 +260,5 @@ impl Game {
     pub fn trace(&self, mv: Move) -> Result<crate::trace::Trace, IllegalMove> {
         self.check(mv)?;
         crate::trace::trace(&self.rules, self.position(), mv).map(|(t, _)| t)
-    }
-
-    /// Parses a game record (see [`crate::record::parse_game`]).
-    pub fn from_record(text: &str) -> Result<Game, crate::RecordError> {
-        crate::record::parse_game(text)
-    }
-
-    /// The game record (see [`crate::record`]).
-    pub fn record(&self) -> String {
-        crate::record::game_to_text(self)
     }
 }

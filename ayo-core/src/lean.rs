@@ -3,12 +3,15 @@
 
 use rand::Rng;
 
-use crate::game::{EndReason, Outcome};
-use crate::playout::SELECT;
-use crate::position::{IllegalMove, Move, Position};
+use crate::end::end_reason;
+use crate::family::with_family;
+use crate::legal::{must_feed, nonempty_pits_are_legal};
+use crate::moves::{IllegalMove, Move};
+use crate::outcome::{EndReason, Outcome};
+use crate::position::Position;
 use crate::repeat::Window;
-use crate::rules::{Capture, Feeding, Repetition, Rules};
-use crate::sow::ROW_MASK;
+use crate::rules::Rules;
+use crate::tables::SELECT;
 
 /// What is known of the legal moves of the current position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,16 +160,8 @@ impl LeanGame {
     /// Plays a uniformly random legal move and returns it; `None` when the
     /// game is over (the outcome is then known).
     pub fn play_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
-        use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
-        // One sowing loop per rule family, as in the random playouts.
-        match (self.rules.relay(), self.rules.capture()) {
-            (true, Capture::Across) => self.play_random_mode::<true, ACROSS, R>(rng),
-            (true, Capture::TwoThree) => self.play_random_mode::<true, TWO_THREE, R>(rng),
-            (true, Capture::CollectFour) => self.play_random_mode::<true, COLLECT_FOUR, R>(rng),
-            (false, Capture::Across) => self.play_random_mode::<false, ACROSS, R>(rng),
-            (false, Capture::TwoThree) => self.play_random_mode::<false, TWO_THREE, R>(rng),
-            (false, Capture::CollectFour) => self.play_random_mode::<false, COLLECT_FOUR, R>(rng),
-        }
+        with_family!(&self.rules, |RELAY, CAP| self
+            .play_random_mode::<RELAY, CAP, R>(rng))
     }
 
     #[inline(always)]
@@ -228,23 +223,15 @@ impl LeanGame {
     /// with the sowing loop of the rule family inlined.
     #[inline]
     fn sow(&self, pit: usize) -> Option<Position> {
-        use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
-        let (p, r) = (&self.pos, &self.rules);
-        match (r.relay(), r.capture()) {
-            (true, Capture::Across) => p.sown_mode::<true, ACROSS>(r, pit),
-            (true, Capture::TwoThree) => p.sown_mode::<true, TWO_THREE>(r, pit),
-            (true, Capture::CollectFour) => p.sown_mode::<true, COLLECT_FOUR>(r, pit),
-            (false, Capture::Across) => p.sown_mode::<false, ACROSS>(r, pit),
-            (false, Capture::TwoThree) => p.sown_mode::<false, TWO_THREE>(r, pit),
-            (false, Capture::CollectFour) => p.sown_mode::<false, COLLECT_FOUR>(r, pit),
-        }
+        with_family!(&self.rules, |RELAY, CAP| self
+            .pos
+            .sown_mode::<RELAY, CAP>(&self.rules, pit))
     }
 
     /// The feeding rule applies: the opponent's row is empty.
     #[inline]
     fn must_feed(&self) -> bool {
-        let opponent = 1 - self.pos.to_move().index();
-        self.rules.feeding() != Feeding::Off && self.pos.packed() & ROW_MASK[opponent] == 0
+        must_feed(&self.rules, &self.pos)
     }
 
     fn end(&mut self, reason: EndReason) {
@@ -252,39 +239,35 @@ impl LeanGame {
     }
 
     /// The checks of a new current position, reached by `mv` (`None`: a
-    /// new game), in [`crate::Game`]'s order: target and move limit,
-    /// repetition, then no legal move (when that can be told without sowing).
+    /// new game), in the rules' order ([`end_reason`]): target and move
+    /// limit, repetition, then no legal move when that can be told without
+    /// sowing (no non-empty pit; otherwise [`LeanGame::sow_all`] finds out).
     #[inline]
     fn arrive(&mut self, mv: Option<Move>) {
         self.outcome = None;
         self.moves = Moves::Unknown;
         self.legal = 0;
-        let captured = self.pos.no_capture() == 0;
-        // Stores change only with a capture: the target needs checking only then.
-        if mv.is_none() || captured || self.rules.move_limit().is_some() {
-            if let Some(reason) = self.pos.ended_by_counters(&self.rules) {
-                self.end(reason);
-                return;
-            }
-        }
-        if self.rules.repetition() == Repetition::OwnSide {
-            match mv {
-                Some(mv) if !captured => {
-                    if self.window.advance(&self.rules, mv, &self.pos) {
-                        self.end(EndReason::Repetition);
-                        return;
-                    }
-                }
-                _ => self.window.restart(&self.pos),
-            }
-        }
         let nonempty = self.pos.nonempty_actions();
-        if nonempty == 0 {
-            self.moves = Moves::Sown;
-            self.end(EndReason::NoLegalMove);
-        } else if !self.rules.relay() && !self.must_feed() {
-            self.legal = nonempty;
-            self.moves = Moves::NonEmpty;
+        let (rules, pos, window) = (&self.rules, &self.pos, &mut self.window);
+        let reason = end_reason(
+            rules,
+            pos,
+            mv.is_none() || pos.no_capture() == 0,
+            || window.arrive(rules, mv, pos),
+            || nonempty == 0,
+        );
+        match reason {
+            Some(reason) => {
+                if reason == EndReason::NoLegalMove {
+                    self.moves = Moves::Sown;
+                }
+                self.end(reason);
+            }
+            None if nonempty_pits_are_legal(&self.rules, &self.pos) => {
+                self.legal = nonempty;
+                self.moves = Moves::NonEmpty;
+            }
+            None => {}
         }
     }
 

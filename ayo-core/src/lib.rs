@@ -33,31 +33,45 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod game;
+// The rules, each in one named home (docs/rules.md links them):
+mod capture; // captures across and by the 2-or-3 chain, the grand slam
+mod end; // the end of the game in the rules' order, the final scores
+mod family; // the one dispatch from a rule set to its specialised loops
+mod legal; // legality: endless relays, the feeding rule
+mod repeat; // repetition: the positions since the last capture
+mod rules; // every parameter, validated, and the presets
+mod sow; // sowing: laps, the skipped origin, relay, collect on 4
+
+// The values the rules act on:
 mod hash;
-mod lean;
+mod moves;
+mod outcome;
 mod player;
-pub mod players;
-pub mod playout;
 mod position;
+mod setup;
+mod tables;
+
+// Games, records and traces, built on the rules:
+mod game;
+mod lean;
+pub mod playout;
 pub mod record;
-mod repeat;
-mod rules;
-mod sow;
 pub mod trace;
 
-pub use game::{EndReason, Game, Outcome, Status};
+pub mod players;
+
+pub use game::Game;
 pub use lean::LeanGame;
+pub use moves::{Children, IllegalMove, Move, MoveList, PlayError};
+pub use outcome::{EndReason, Outcome, Status};
 pub use player::Player;
-pub use position::{
-    Children, IllegalMove, Move, MoveList, PlayError, Position, Setup, SetupError, SetupErrors,
-    PITS,
-};
+pub use position::{Position, PITS};
 pub use record::RecordError;
 pub use rules::{
     Capture, Feeding, FoursTo, GrandSlam, Preset, Repetition, RuleParams, Rules, RulesError,
     StuckSeeds, MAX_SEEDS_PER_PIT, PARAM_NAMES,
 };
+pub use setup::{Setup, SetupError, SetupErrors};
 pub use trace::{Event, LapEnd};
 
 /// The README's Rust quick start, run as a doctest.

@@ -3,10 +3,15 @@
 
 use rand::Rng;
 
-use crate::game::{EndReason, Outcome};
+use crate::end::end_reason;
+use crate::family::with_family;
+use crate::legal::must_feed;
+use crate::moves::Move;
+use crate::outcome::Outcome;
 use crate::position::Position;
-use crate::rules::{Capture, Feeding, Repetition, Rules};
-use crate::sow::ROW_MASK;
+use crate::repeat::Window;
+use crate::rules::{Repetition, Rules};
+use crate::tables::{COUNT, SELECT};
 
 /// How a random playout finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,91 +53,15 @@ pub fn random_playout<R: Rng + ?Sized>(
     rng: &mut R,
     max_plies: u32,
 ) -> Playout {
-    use crate::sow::{ACROSS, COLLECT_FOUR, TWO_THREE};
-    match (rules.relay(), rules.capture()) {
-        (true, Capture::Across) => playout_mode::<true, ACROSS, R>(rules, start, rng, max_plies),
-        (true, Capture::TwoThree) => {
-            playout_mode::<true, TWO_THREE, R>(rules, start, rng, max_plies)
-        }
-        (true, Capture::CollectFour) => {
-            playout_mode::<true, COLLECT_FOUR, R>(rules, start, rng, max_plies)
-        }
-        (false, Capture::Across) => playout_mode::<false, ACROSS, R>(rules, start, rng, max_plies),
-        (false, Capture::TwoThree) => {
-            playout_mode::<false, TWO_THREE, R>(rules, start, rng, max_plies)
-        }
-        (false, Capture::CollectFour) => {
-            playout_mode::<false, COLLECT_FOUR, R>(rules, start, rng, max_plies)
-        }
-    }
+    with_family!(rules, |RELAY, CAP| playout_mode::<RELAY, CAP, R>(
+        rules, start, rng, max_plies
+    ))
 }
-
-/// Positions seen since the last capture, for the repetition rule: a 256-bit
-/// filter on the key answers "certainly new" for almost every position, and
-/// only a filter hit scans the list exactly.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Seen {
-    filter: [u64; 4],
-    list: Vec<u128>,
-}
-
-impl Seen {
-    #[inline]
-    pub(crate) fn clear(&mut self) {
-        self.filter = [0; 4];
-        self.list.clear();
-    }
-
-    /// Records `pos`; true when it was already there.
-    #[inline]
-    pub(crate) fn insert(&mut self, pos: &Position) -> bool {
-        // The top byte of the additive key is well mixed; a filter needs no
-        // more (the side to move, left out, is compared exactly below).
-        let b = (pos.lin() >> 56) as usize;
-        let (word, bit) = (b >> 6, 1u64 << (b & 63));
-        if self.filter[word] & bit != 0 && self.list.contains(&pos.packed()) {
-            return true;
-        }
-        self.filter[word] |= bit;
-        self.list.push(pos.packed());
-        false
-    }
-}
-
-/// `SELECT[bits][k]`: the action of the `k`-th set bit of `bits` (6-bit sets).
-pub(crate) const SELECT: [[u8; 6]; 64] = {
-    let mut t = [[0u8; 6]; 64];
-    let mut bits = 0;
-    while bits < 64 {
-        let mut k = 0;
-        let mut a = 0;
-        while a < 6 {
-            if bits & (1 << a) != 0 {
-                t[bits][k] = a as u8;
-                k += 1;
-            }
-            a += 1;
-        }
-        bits += 1;
-    }
-    t
-};
-
-/// `COUNT[bits]`: the number of set bits (a table load beats a portable popcount).
-pub(crate) const COUNT: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut bits = 0;
-    while bits < 64 {
-        t[bits] = (bits as u32).count_ones() as u8;
-        bits += 1;
-    }
-    t
-};
 
 thread_local! {
-    /// The repetition list's buffer, kept between playouts: MCTS runs one
+    /// The repetition window's buffer, kept between playouts: MCTS runs one
     /// playout a simulation, and an allocation each would cost more than a move.
-    static SEEN_BUFFER: std::cell::Cell<Vec<u128>> = const { std::cell::Cell::new(Vec::new()) };
+    static WINDOW_BUFFER: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 #[inline(always)]
@@ -143,92 +72,79 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     max_plies: u32,
 ) -> Playout {
     if rules.repetition() != Repetition::OwnSide {
-        return playout_loop::<RELAY, CAP, false, R>(
-            rules,
-            start,
-            rng,
-            max_plies,
-            &mut Seen::default(),
-        );
+        return playout_loop::<RELAY, CAP, R>(rules, start, rng, max_plies, None);
     }
-    let mut seen = Seen {
-        filter: [0; 4],
-        list: SEEN_BUFFER.take(),
-    };
-    let played = playout_loop::<RELAY, CAP, true, R>(rules, start, rng, max_plies, &mut seen);
-    seen.list.clear();
-    SEEN_BUFFER.set(seen.list);
+    let mut window = Window::with_buffer(&start, WINDOW_BUFFER.take());
+    let played = playout_loop::<RELAY, CAP, R>(rules, start, rng, max_plies, Some(&mut window));
+    WINDOW_BUFFER.set(window.into_buffer());
     played
 }
 
+/// The playout itself: the end checks of [`end_reason`] at each position,
+/// then a random move. `window`: the positions since the last capture, under
+/// a repetition rule.
 #[inline(always)]
-fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + ?Sized>(
+fn playout_loop<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     rules: &Rules,
     start: Position,
     rng: &mut R,
     max_plies: u32,
-    seen: &mut Seen,
+    mut window: Option<&mut Window>,
 ) -> Playout {
     let mut pos = start;
     let mut plies = 0u32;
-    let feeding = rules.feeding() != Feeding::Off;
-    let counters = rules.move_limit().is_some();
-    let mut check_target = true;
+    let mut last_move: Option<Move> = None;
     loop {
-        // Stores change only with a capture, so the target needs checking only then.
-        if check_target || counters {
-            if let Some(reason) = pos.ended_by_counters(rules) {
-                return Playout {
-                    outcome: Some(pos.final_outcome(rules, reason)),
-                    plies,
-                    last: pos,
+        let mut next = None;
+        let mut truncated = false;
+        let reason = end_reason(
+            rules,
+            &pos,
+            pos.no_capture() == 0 || last_move.is_none(),
+            || {
+                window
+                    .as_deref_mut()
+                    .is_some_and(|w| w.arrive(rules, last_move, &pos))
+            },
+            || {
+                // Truncation comes before the move: a playout cut at
+                // `max_plies` reports no end.
+                if plies >= max_plies {
+                    truncated = true;
+                    return false;
+                }
+                next = if must_feed(rules, &pos) {
+                    let children = pos.children(rules);
+                    if children.is_empty() {
+                        None
+                    } else {
+                        Some(children[rng.random_range(0..children.len())])
+                    }
+                } else {
+                    random_sown::<RELAY, CAP, R>(rules, &pos, rng)
                 };
-            }
-        }
-        if REPEATS {
-            if pos.no_capture() == 0 {
-                seen.clear();
-            }
-            if seen.insert(&pos) {
-                let o = pos.final_outcome(rules, EndReason::Repetition);
-                return Playout {
-                    outcome: Some(o),
-                    plies,
-                    last: pos,
-                };
-            }
-        }
-        if plies >= max_plies {
+                next.is_none()
+            },
+        );
+        if let Some(reason) = reason {
             return Playout {
-                outcome: None,
+                outcome: Some(pos.final_outcome(rules, reason)),
                 plies,
                 last: pos,
             };
         }
-        let opponent = 1 - ((pos.packed() >> 112) as usize & 1);
-        let next = if feeding && pos.packed() & ROW_MASK[opponent] == 0 {
-            let children = pos.children(rules);
-            if children.is_empty() {
-                None
-            } else {
-                Some(children[rng.random_range(0..children.len())].1)
-            }
-        } else {
-            random_sown::<RELAY, CAP, R>(rules, &pos, rng)
-        };
         match next {
-            Some(p) => {
+            Some((mv, p)) if !truncated => {
                 pos = p;
                 plies += 1;
-                check_target = pos.no_capture() == 0;
+                last_move = Some(mv);
             }
-            None => {
-                let o = pos.final_outcome(rules, EndReason::NoLegalMove);
+            _ => {
                 return Playout {
-                    outcome: Some(o),
+                    outcome: None,
                     plies,
                     last: pos,
-                };
+                }
             }
         }
     }
@@ -246,25 +162,26 @@ fn random_sown<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     rules: &Rules,
     pos: &Position,
     rng: &mut R,
-) -> Option<Position> {
+) -> Option<(Move, Position)> {
     let first = pos.to_move().first_pit();
     let a = rng.random_range(0..6u32) as usize;
     let mut bits = pos.nonempty_actions();
     if bits & (1 << a) != 0 {
-        let next = pos.sown_mode::<RELAY, CAP>(rules, first + a);
+        let pit = first + a;
+        let next = pos.sown_mode::<RELAY, CAP>(rules, pit);
         if !RELAY || next.is_some() {
-            return next;
+            return next.map(|p| (Move(pit as u8), p));
         }
         bits &= !(1 << a);
     }
     while bits != 0 {
         let k = rng.random_range(0..u32::from(COUNT[bits as usize])) as usize;
-        let a = SELECT[bits as usize][k];
-        let next = pos.sown_mode::<RELAY, CAP>(rules, first + a as usize);
+        let pit = first + usize::from(SELECT[bits as usize][k]);
+        let next = pos.sown_mode::<RELAY, CAP>(rules, pit);
         if !RELAY || next.is_some() {
-            return next;
+            return next.map(|p| (Move(pit as u8), p));
         }
-        bits &= !(1 << a);
+        bits &= !(1 << (pit - first));
     }
     None
 }

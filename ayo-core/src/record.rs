@@ -35,11 +35,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
 
 use crate::game::Game;
-use crate::position::{Position, Setup, PITS};
+use crate::position::{Position, PITS};
 use crate::rules::{Preset, RuleParams, Rules, PARAM_NAMES};
+use crate::setup::Setup;
 use crate::Player;
 
 /// Malformed record text: which field, where (byte offset), and why.
@@ -324,4 +326,31 @@ pub fn parse_game(text: &str) -> Result<Game, RecordError> {
         })?;
     }
     Ok(game)
+}
+
+impl fmt::Display for Rules {
+    /// The record form: a preset name, with `[key=value,…]` overrides where the
+    /// rules differ from it (see [`crate::record`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&rules_to_text(self))
+    }
+}
+
+impl FromStr for Rules {
+    type Err = RecordError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse_rules(s)
+    }
+}
+
+impl Game {
+    /// Parses a game record (see [`parse_game`]).
+    pub fn from_record(text: &str) -> Result<Game, RecordError> {
+        parse_game(text)
+    }
+
+    /// The game record (see [`crate::record`]).
+    pub fn record(&self) -> String {
+        game_to_text(self)
+    }
 }

@@ -1,7 +1,11 @@
-//! The positions since the last capture, for the repetition rule, kept small
-//! enough to stay in cache when thousands of games are stepped side by side.
+//! Repetition: the positions since the last capture (stores change only with
+//! a capture, so only those can repeat), kept small enough to stay in cache
+//! when thousands of games are stepped side by side. The one tracker of the
+//! repetition rule: [`crate::Game`], [`crate::LeanGame`] and the random
+//! playouts all keep a [`Window`].
 
-use crate::position::{Move, Position};
+use crate::moves::Move;
+use crate::position::Position;
 use crate::rules::Rules;
 
 /// The window of positions since the last capture (or the start): its first
@@ -28,12 +32,39 @@ fn key(pos: &Position) -> u32 {
 
 impl Window {
     pub(crate) fn new(first: &Position) -> Window {
+        Window::with_buffer(first, Vec::new())
+    }
+
+    /// A window starting at `first` that keeps its entries in `buffer`
+    /// (whose contents are dropped): a caller that runs many short games
+    /// reuses one allocation.
+    pub(crate) fn with_buffer(first: &Position, buffer: Vec<u64>) -> Window {
         let mut w = Window {
             filter: [0; 4],
-            entries: Vec::new(),
+            entries: buffer,
             first: *first,
         };
         w.restart(first);
+        w
+    }
+
+    /// The entries' buffer, for [`Window::with_buffer`].
+    pub(crate) fn into_buffer(self) -> Vec<u64> {
+        self.entries
+    }
+
+    /// The window of the last position of `positions`, the positions of a
+    /// game in order with `moves[i]` leading from `positions[i]` to
+    /// `positions[i + 1]`: it starts at the last capture (or the first
+    /// position) and holds every position since.
+    pub(crate) fn of_history(positions: &[Position], moves: &[Move]) -> Window {
+        let last = positions.len() - 1;
+        let back = usize::from(positions[last].no_capture()).min(last);
+        let first = last - back;
+        let mut w = Window::new(&positions[first]);
+        for i in first + 1..=last {
+            w.note(key(&positions[i]), moves[i - 1].pit() as u8);
+        }
         w
     }
 
@@ -53,10 +84,24 @@ impl Window {
         self.entries.push(u64::from(k) | u64::from(pit) << 32);
     }
 
+    /// The repetition rule at a new position `pos`, reached by `mv` (`None`:
+    /// a new game): true when `pos` occurred since the last capture. A
+    /// capture (or a new game) starts a new window at `pos`.
+    #[inline]
+    pub(crate) fn arrive(&mut self, rules: &Rules, mv: Option<Move>, pos: &Position) -> bool {
+        match mv {
+            Some(mv) if pos.no_capture() != 0 => self.advance(rules, mv, pos),
+            _ => {
+                self.restart(pos);
+                false
+            }
+        }
+    }
+
     /// Records `mv`, which led to `pos` without a capture; true when `pos`
     /// already occurred in the window.
     #[inline]
-    pub(crate) fn advance(&mut self, rules: &Rules, mv: Move, pos: &Position) -> bool {
+    fn advance(&mut self, rules: &Rules, mv: Move, pos: &Position) -> bool {
         let k = key(pos);
         let b = (k >> 24) as usize;
         let seen = self.filter[b >> 6] & (1u64 << (b & 63)) != 0

@@ -536,18 +536,3 @@ impl Rules {
         12 * self.p.seeds_per_pit as u16
     }
 }
-
-impl fmt::Display for Rules {
-    /// The record form: a preset name, with `[key=value,…]` overrides where the
-    /// rules differ from it (see [`crate::record`]).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::record::rules_to_text(self))
-    }
-}
-
-impl FromStr for Rules {
-    type Err = crate::RecordError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        crate::record::parse_rules(s)
-    }
-}

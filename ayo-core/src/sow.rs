@@ -11,8 +11,10 @@
 //! four laps) without bounding anything: the state sequence from any point on
 //! is still eventually periodic, and Brent finds the period.
 
+use crate::capture::{capture_across, capture_two_three, makes_two_or_three};
+use crate::family::{with_family, ACROSS, COLLECT_FOUR, TWO_THREE};
 use crate::hash::{LAP_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
-use crate::rules::{Capture, FoursTo, GrandSlam, Rules};
+use crate::rules::{FoursTo, Rules};
 
 pub(crate) const PLAYER_SHIFT: u32 = 112;
 pub(crate) const PIT_ONES: u128 = ones(0, 12);
@@ -121,28 +123,100 @@ static LAPS: [[Lap; TABLE_SEEDS]; 12] = {
     t
 };
 
-/// Capture modes as const-generic parameters, so each rule family gets its own
-/// straight-line sowing loop.
-pub(crate) const ACROSS: u8 = 0;
-pub(crate) const TWO_THREE: u8 = 1;
-pub(crate) const COLLECT_FOUR: u8 = 2;
-
-/// Sows the seeds of `pit` for the player to move, with every lap, collection
-/// and capture. `None` when the move is an endless relay. The caller checks
-/// that `pit` is a non-empty pit of the mover.
+/// Sows the seeds of `pit` for the player to move: every lap, relay,
+/// collection and capture of one move. `None` when the move is an endless
+/// relay. The caller checks that `pit` is a non-empty pit of the mover.
 #[inline]
 pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<Sown> {
-    match (rules.relay(), rules.capture()) {
-        (true, Capture::Across) => sow_mode::<true, ACROSS>(rules, cells, lin, pit),
-        (true, Capture::TwoThree) => sow_mode::<true, TWO_THREE>(rules, cells, lin, pit),
-        (true, Capture::CollectFour) => sow_mode::<true, COLLECT_FOUR>(rules, cells, lin, pit),
-        (false, Capture::Across) => sow_mode::<false, ACROSS>(rules, cells, lin, pit),
-        (false, Capture::TwoThree) => sow_mode::<false, TWO_THREE>(rules, cells, lin, pit),
-        (false, Capture::CollectFour) => sow_mode::<false, COLLECT_FOUR>(rules, cells, lin, pit),
+    with_family!(rules, |RELAY, CAP| sow_mode::<RELAY, CAP>(
+        rules, cells, lin, pit
+    ))
+}
+
+/// Brent's cycle detection over the lap-start states of a relay move.
+struct EndlessRelay {
+    laps: u32,
+    saved: (u128, usize),
+    power: u32,
+    lam: u32,
+}
+
+impl EndlessRelay {
+    #[inline(always)]
+    fn new() -> EndlessRelay {
+        EndlessRelay {
+            laps: 0,
+            saved: (u128::MAX, usize::MAX),
+            power: 1,
+            lam: 0,
+        }
+    }
+
+    /// Notes the start of a lap from `origin` on `cells`; true when this
+    /// state was seen before: the move relays forever.
+    #[inline(always)]
+    fn repeats(&mut self, cells: u128, origin: usize) -> bool {
+        if self.laps >= CHECK_FROM {
+            let state = (cells & PITS_MASK, origin);
+            if state == self.saved {
+                return true;
+            }
+            self.lam += 1;
+            if self.lam == self.power {
+                self.saved = state;
+                self.power *= 2;
+                self.lam = 0;
+            }
+        }
+        self.laps += 1;
+        false
     }
 }
 
-/// [`sow`] for one relay setting and capture mode (`rules` must agree with them).
+/// One lap of `n` seeds lifted from `origin` (already emptied), without
+/// collections: one seed to each following pit in turn, skipping the origin
+/// on laps of 12 or more when the rules say so. Returns the last pit.
+#[inline(always)]
+fn sow_lap(skip_origin: bool, cells: &mut u128, key: &mut u64, origin: usize, n: usize) -> usize {
+    if skip_origin && n < TABLE_SEEDS {
+        let lap = &LAPS[origin][n];
+        *cells += lap.add;
+        *key = key.wrapping_add(lap.key);
+        return lap.last as usize;
+    }
+    let (full, k) = lap_shape(skip_origin, n);
+    let full_mask = if skip_origin {
+        PIT_ONES & !(0xFFu128 << (8 * origin))
+    } else {
+        PIT_ONES
+    };
+    *cells += u128::from(full) * full_mask + LAP_ONES[origin][k];
+    let full_weight = if skip_origin {
+        LAP_WEIGHT[origin][11]
+    } else {
+        LAP_WEIGHT[origin][12]
+    };
+    *key = key
+        .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[origin]))
+        .wrapping_add(u64::from(full).wrapping_mul(full_weight))
+        .wrapping_add(LAP_WEIGHT[origin][k]);
+    (origin + k) % 12
+}
+
+/// A lap of `n` seeds as `full` seeds to every pit of the cycle (11 pits
+/// when the origin is skipped, else 12) plus one to the next `k` pits.
+#[inline(always)]
+fn lap_shape(skip_origin: bool, n: usize) -> (u32, usize) {
+    let period = if skip_origin { 11 } else { 12 };
+    let full = (n as u32 - 1) / period;
+    let k = ((n as u32 - 1) % period + 1) as usize;
+    (full, k)
+}
+
+/// [`sow`] for one rule family (`rules` must agree with `RELAY` and `CAP`).
+/// A move is laps: lift a pit, sow it; then the last seed decides: a capture
+/// ends the move, an occupied pit relays (lifts it for the next lap) in relay
+/// games, anything else ends the move.
 #[inline(always)]
 pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
     rules: &Rules,
@@ -158,37 +232,18 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
     let mut o = pit;
     let mut captured = false;
     let skip = rules.skip_origin();
-
-    let mut laps: u32 = 0;
-    let mut saved = (u128::MAX, usize::MAX);
-    let mut power: u32 = 1;
-    let mut lam: u32 = 0;
+    let mut endless = EndlessRelay::new();
 
     loop {
-        if RELAY {
-            if laps >= CHECK_FROM {
-                let state = (c & PITS_MASK, o);
-                if state == saved {
-                    return None;
-                }
-                lam += 1;
-                if lam == power {
-                    saved = state;
-                    power *= 2;
-                    lam = 0;
-                }
-            }
-            laps += 1;
+        if RELAY && endless.repeats(c, o) {
+            return None;
         }
-
         let n = byte(c, o) as usize;
         debug_assert!(n > 0);
         c &= CLEAR[o];
         let last;
         if CAP == COLLECT_FOUR {
-            let period = if skip { 11 } else { 12 };
-            let full = (n as u32 - 1) / period;
-            let k = ((n as u32 - 1) % period + 1) as usize;
+            let (full, k) = lap_shape(skip, n);
             last = (o + k) % 12;
             h = h.wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]));
             let (nc, nh, took, made_four) = collect_lap(rules, c, h, o, full, k, me);
@@ -198,60 +253,13 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
             if made_four {
                 break;
             }
-        } else if skip && n < TABLE_SEEDS {
-            let lap = &LAPS[o][n];
-            c += lap.add;
-            h = h.wrapping_add(lap.key);
-            last = lap.last as usize;
         } else {
-            let period = if skip { 11 } else { 12 };
-            let full = (n as u32 - 1) / period;
-            let k = ((n as u32 - 1) % period + 1) as usize;
-            last = (o + k) % 12;
-            let full_mask = if skip {
-                PIT_ONES & !(0xFFu128 << (8 * o))
-            } else {
-                PIT_ONES
-            };
-            c += u128::from(full) * full_mask + LAP_ONES[o][k];
-            let full_weight = if skip {
-                LAP_WEIGHT[o][11]
-            } else {
-                LAP_WEIGHT[o][12]
-            };
-            h = h
-                .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]))
-                .wrapping_add(u64::from(full).wrapping_mul(full_weight))
-                .wrapping_add(LAP_WEIGHT[o][k]);
+            last = sow_lap(skip, &mut c, &mut h, o, n);
         }
 
         let count = byte(c, last);
-        if CAP == TWO_THREE && last / 6 == opp && (count == 2 || count == 3) {
-            let mut i = last;
-            let mut take = 0u32;
-            let mut mask = 0u128;
-            let mut weight = 0u64;
-            loop {
-                let v = byte(c, i);
-                if v != 2 && v != 3 {
-                    break;
-                }
-                take += u32::from(v);
-                mask |= 0xFFu128 << (8 * i);
-                weight = weight.wrapping_add(u64::from(v).wrapping_mul(PIT_WEIGHT[i]));
-                if i == opp * 6 {
-                    break;
-                }
-                i -= 1;
-            }
-            let slam = c & ROW_MASK[opp] & !mask == 0;
-            if !(slam && rules.grand_slam() == GrandSlam::NoCapture) {
-                c = (c & !mask) + (u128::from(take) << (8 * (12 + me)));
-                h = h
-                    .wrapping_sub(weight)
-                    .wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me]));
-                captured = true;
-            }
+        if CAP == TWO_THREE && makes_two_or_three(last, count, opp) {
+            captured |= capture_two_three(rules, &mut c, &mut h, last, me);
             break;
         }
         if count >= 2 {
@@ -262,24 +270,7 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
             break;
         }
         if CAP == ACROSS && last / 6 == me {
-            let facing = 11 - last;
-            let f = byte(c, facing);
-            if f > 0 {
-                let slam = c & ROW_MASK[opp] & !(0xFFu128 << (8 * facing)) == 0;
-                if !(slam && rules.grand_slam() == GrandSlam::NoCapture) {
-                    let mut take = u32::from(f);
-                    c &= !(0xFFu128 << (8 * facing));
-                    h = h.wrapping_sub(u64::from(f).wrapping_mul(PIT_WEIGHT[facing]));
-                    if rules.capturing_seed_taken() {
-                        take += 1;
-                        c &= !(0xFFu128 << (8 * last));
-                        h = h.wrapping_sub(PIT_WEIGHT[last]);
-                    }
-                    c += u128::from(take) << (8 * (12 + me));
-                    h = h.wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me]));
-                    captured = true;
-                }
-            }
+            captured |= capture_across(rules, &mut c, &mut h, last, me);
         }
         break;
     }
@@ -296,7 +287,7 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
 /// again every 4 drops after that. Returns the new cells and key, whether
 /// anything was collected, and whether the last seed made a 4.
 #[inline(never)]
-fn collect_lap(
+pub(crate) fn collect_lap(
     rules: &Rules,
     mut c: u128,
     mut h: u64,

@@ -1,0 +1,115 @@
+//! Captures, as the last seed of a lap makes them (the rules' "capture"
+//! step): across from an empty pit of the mover's row, or the chain of 2s and
+//! 3s in the opponent's row, and the grand-slam rule that may cancel either.
+//! (Collect on 4 takes seeds during the lap itself: see
+//! [`crate::sow::collect_lap`].)
+//!
+//! Each function works on the packed board of [`crate::sow`] (byte `i` = pit
+//! `i`, bytes 12 and 13 = the stores) and its additive key, and is inlined
+//! into the sowing loop of its rule family.
+
+use crate::hash::{PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::{GrandSlam, Rules};
+use crate::sow::{byte, ROW_MASK};
+
+/// Pit `pit`'s byte.
+#[inline(always)]
+const fn pit_mask(pit: usize) -> u128 {
+    0xFFu128 << (8 * pit)
+}
+
+/// Whether taking the pits of `taken` would leave `opp`'s row empty.
+#[inline(always)]
+pub(crate) fn is_grand_slam(cells: u128, opp: usize, taken: u128) -> bool {
+    cells & ROW_MASK[opp] & !taken == 0
+}
+
+/// Whether a capture that takes `taken` from `opp`'s row stands: always,
+/// unless it is a grand slam and the rules forbid those.
+#[inline(always)]
+fn capture_stands(rules: &Rules, cells: u128, opp: usize, taken: u128) -> bool {
+    !(rules.grand_slam() == GrandSlam::NoCapture && is_grand_slam(cells, opp, taken))
+}
+
+/// Adds `seeds` to `player`'s store.
+#[inline(always)]
+fn to_store(cells: &mut u128, key: &mut u64, player: usize, seeds: u32) {
+    *cells += u128::from(seeds) << (8 * (12 + player));
+    *key = key.wrapping_add(u64::from(seeds).wrapping_mul(STORE_WEIGHT[player]));
+}
+
+/// Whether the last seed, in pit `last` now holding `count`, starts a 2-or-3
+/// capture: it is in the opponent's row and made 2 or 3.
+#[inline(always)]
+pub(crate) fn makes_two_or_three(last: usize, count: u8, opp: usize) -> bool {
+    last / 6 == opp && (count == 2 || count == 3)
+}
+
+/// The 2-or-3 chain: pit `last` (see [`makes_two_or_three`]) and, walking
+/// backwards, each directly preceding pit of the opponent's row that holds 2
+/// or 3, up to the first that does not, go to the mover's store (unless the
+/// grand-slam rule cancels the capture). True when seeds were taken.
+#[inline(always)]
+pub(crate) fn capture_two_three(
+    rules: &Rules,
+    cells: &mut u128,
+    key: &mut u64,
+    last: usize,
+    me: usize,
+) -> bool {
+    let opp = 1 - me;
+    let mut i = last;
+    let mut take = 0u32;
+    let mut taken = 0u128;
+    let mut weight = 0u64;
+    loop {
+        let v = byte(*cells, i);
+        if v != 2 && v != 3 {
+            break;
+        }
+        take += u32::from(v);
+        taken |= pit_mask(i);
+        weight = weight.wrapping_add(u64::from(v).wrapping_mul(PIT_WEIGHT[i]));
+        if i == opp * 6 {
+            break;
+        }
+        i -= 1;
+    }
+    if !capture_stands(rules, *cells, opp, taken) {
+        return false;
+    }
+    *cells &= !taken;
+    *key = key.wrapping_sub(weight);
+    to_store(cells, key, me, take);
+    true
+}
+
+/// Capture across: the last seed fell in pit `last`, empty before, of the
+/// mover's own row; the seeds of the facing pit (if any) go to the mover's
+/// store, with the capturing seed itself when the rules say so (unless the
+/// grand-slam rule cancels the capture). True when seeds were taken.
+#[inline(always)]
+pub(crate) fn capture_across(
+    rules: &Rules,
+    cells: &mut u128,
+    key: &mut u64,
+    last: usize,
+    me: usize,
+) -> bool {
+    let opp = 1 - me;
+    let facing = 11 - last;
+    let f = byte(*cells, facing);
+    if f == 0 || !capture_stands(rules, *cells, opp, pit_mask(facing)) {
+        return false;
+    }
+    let mut take = u32::from(f);
+    *cells &= !pit_mask(facing);
+    *key = key.wrapping_sub(u64::from(f).wrapping_mul(PIT_WEIGHT[facing]));
+    if rules.capturing_seed_taken() {
+        take += 1;
+        *cells &= !pit_mask(last);
+        *key = key.wrapping_sub(PIT_WEIGHT[last]);
+    }
+    to_store(cells, key, me, take);
+    true
+}

@@ -1,0 +1,203 @@
+//! Legality: which moves may be played. A move lifts a non-empty pit of the
+//! player to move; it is illegal when it relays forever, and, under a feeding
+//! rule, when the opponent's row is empty and the move leaves it empty
+//! ([`must_feed`], [`feeds`]). [`Position::each_legal_child`] is the one
+//! filter every move generator uses: `children`, `legal_moves`, the lean
+//! games of the batch, the playouts and the solver.
+
+use crate::family::with_family;
+use crate::moves::{Children, IllegalMove, Move, MoveList, PlayError};
+use crate::position::Position;
+use crate::rules::{Feeding, Rules};
+use crate::sow::{mover, ROW_MASK};
+
+/// Whether the feeding rule applies to the player to move in `pos`: the rules
+/// have one and the opponent's row is empty.
+#[inline(always)]
+pub(crate) fn must_feed(rules: &Rules, pos: &Position) -> bool {
+    rules.feeding() != Feeding::Off && pos.packed() & ROW_MASK[1 - mover(pos.packed())] == 0
+}
+
+/// Whether a move that led to `after` fed the opponent: the player to move
+/// in `after` (the last mover's opponent) has seeds in their row.
+#[inline(always)]
+pub(crate) fn feeds(after: &Position) -> bool {
+    after.packed() & ROW_MASK[mover(after.packed())] != 0
+}
+
+/// Whether the legal moves are exactly the non-empty pits, so that none
+/// needs sowing to know: single-lap sowing (no endless relay) and no
+/// feeding obligation now.
+#[inline(always)]
+pub(crate) fn nonempty_pits_are_legal(rules: &Rules, pos: &Position) -> bool {
+    !rules.relay() && !must_feed(rules, pos)
+}
+
+impl Position {
+    /// Calls `f` with each legal move and its child, in ascending order: the
+    /// non-empty pits of the mover whose sowing ends, filtered by the feeding
+    /// rule (strict: only moves that feed; if possible: those, or every move
+    /// when none feeds). None once the game is over by its counters.
+    #[inline(always)]
+    pub(crate) fn each_legal_child<const RELAY: bool, const CAP: u8>(
+        &self,
+        rules: &Rules,
+        mut f: impl FnMut(Move, Position),
+    ) {
+        if self.ended_by_counters(rules).is_some() {
+            return;
+        }
+        let first = self.to_move().first_pit();
+        let mut bits = self.nonempty_actions();
+        if !must_feed(rules, self) {
+            while bits != 0 {
+                let a = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mv = Move((first + a) as u8);
+                if let Some(p) = self.sown_mode::<RELAY, CAP>(rules, mv.pit()) {
+                    f(mv, p);
+                }
+            }
+            return;
+        }
+        let mut starving = Children::new();
+        let mut fed = false;
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let mv = Move((first + a) as u8);
+            if let Some(p) = self.sown_mode::<RELAY, CAP>(rules, mv.pit()) {
+                if feeds(&p) {
+                    fed = true;
+                    f(mv, p);
+                } else {
+                    starving.push((mv, p));
+                }
+            }
+        }
+        if !fed && rules.feeding() == Feeding::IfPossible {
+            for (mv, p) in starving {
+                f(mv, p);
+            }
+        }
+    }
+
+    /// Every legal move with the position it leads to, ascending.
+    ///
+    /// ```
+    /// use ayo_core::{Position, Rules};
+    /// let rules = Rules::preset("ayoayo").unwrap();
+    /// let pos = Position::start(&rules);
+    /// let children = pos.children(&rules);
+    /// assert_eq!(children.len(), 6);
+    /// assert_eq!(children[0].1, pos.play(&rules, children[0].0).unwrap());
+    /// ```
+    pub fn children(&self, rules: &Rules) -> Children {
+        with_family!(rules, |RELAY, CAP| {
+            let mut out = Children::new();
+            self.each_legal_child::<RELAY, CAP>(rules, |mv, p| out.push((mv, p)));
+            out
+        })
+    }
+
+    /// Sows every candidate move into `out[action]` (mover-relative
+    /// actions) and returns the legal ones as a bit set: [`Position::children`]
+    /// without the list (for a caller that keeps the children by action).
+    pub(crate) fn children_by_action(&self, rules: &Rules, out: &mut [Position; 6]) -> u8 {
+        let mut legal = 0u8;
+        let mut keep = |mv: Move, p: Position| {
+            let a = mv.action();
+            legal |= 1 << a;
+            out[usize::from(a)] = p;
+        };
+        with_family!(rules, |RELAY, CAP| self
+            .each_legal_child::<RELAY, CAP>(rules, &mut keep));
+        legal
+    }
+
+    /// Every legal move, ascending.
+    ///
+    /// ```
+    /// use ayo_core::{Position, Rules};
+    /// let rules = Rules::preset("oware").unwrap();
+    /// let moves = Position::start(&rules).legal_moves(&rules);
+    /// assert_eq!(moves.iter().map(|m| m.pit()).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
+    /// ```
+    pub fn legal_moves(&self, rules: &Rules) -> MoveList {
+        if !nonempty_pits_are_legal(rules, self) || self.ended_by_counters(rules).is_some() {
+            return self.children(rules).iter().map(|&(m, _)| m).collect();
+        }
+        let first = self.to_move().first_pit();
+        let mut out = MoveList::new();
+        let mut bits = self.nonempty_actions();
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out.push(Move((first + a) as u8));
+        }
+        out
+    }
+
+    /// Why `mv` is illegal here, if it is; else the position it leads to.
+    pub fn check_move(&self, rules: &Rules, mv: Move) -> Result<Position, IllegalMove> {
+        let mover = self.to_move();
+        if !mover.owns(mv.pit()) {
+            return Err(IllegalMove::NotMoversPit {
+                pit: mv.pit(),
+                mover,
+            });
+        }
+        if self.ended_by_counters(rules).is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        if self.seeds(mv.pit()) == 0 {
+            return Err(IllegalMove::EmptyPit { pit: mv.pit() });
+        }
+        let next = self
+            .sown(rules, mv)
+            .ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
+        if must_feed(rules, self) && !feeds(&next) {
+            let allowed = match rules.feeding() {
+                Feeding::Strict => false,
+                // Legal only when no move at all feeds.
+                _ => self.children(rules).iter().all(|(_, p)| !feeds(p)),
+            };
+            if !allowed {
+                return Err(IllegalMove::DoesNotFeed { pit: mv.pit() });
+            }
+        }
+        Ok(next)
+    }
+
+    /// Whether `mv` is legal.
+    pub fn is_legal(&self, rules: &Rules, mv: Move) -> bool {
+        self.check_move(rules, mv).is_ok()
+    }
+
+    /// Plays `mv`, or says why it is illegal (the error holds this position, unchanged).
+    /// The game-over check covers the target, the move limit and having no legal
+    /// move; repetition needs the history, which [`crate::Game`] keeps.
+    pub fn play(&self, rules: &Rules, mv: Move) -> Result<Position, PlayError> {
+        self.check_move(rules, mv).map_err(|reason| PlayError {
+            reason,
+            position: *self,
+        })
+    }
+
+    /// Plays `mv` without any check. `mv` must be a non-empty pit of the
+    /// player to move; for an endless relay this returns the position
+    /// unchanged, turn included (callers use [`Position::children`] or
+    /// [`Position::try_play_unchecked`] to learn of those).
+    #[inline]
+    pub fn play_unchecked(&self, rules: &Rules, mv: Move) -> Position {
+        self.try_play_unchecked(rules, mv).unwrap_or(*self)
+    }
+
+    /// Plays `mv` checking only for an endless relay (`None`); no feeding or
+    /// game-over checks. `mv` must be a non-empty pit of the player to move.
+    #[inline]
+    pub fn try_play_unchecked(&self, rules: &Rules, mv: Move) -> Option<Position> {
+        debug_assert!(self.to_move().owns(mv.pit()) && self.seeds(mv.pit()) > 0);
+        self.sown(rules, mv)
+    }
+}
