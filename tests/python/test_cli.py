@@ -20,8 +20,8 @@ import pytest
 from ayo import Game, Rules
 from ayo.ai import Player
 from ayo.cli import main
-from ayo.cli.commands import _Pair, elo_table
 from ayo.cli.common import describe_outcome, make_rules, pit_words
+from ayo.cli.elo import _Pair, elo_table
 from ayo.cli.keys import _tokens
 from ayo.cli.play import HINT_LEVEL, caption_words
 from ayo.cli.scoreboard import Scoreboard

@@ -250,13 +250,19 @@ def build_parser() -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     # Imported here so that `ayo --help` stays quick and argument errors come first.
     from ayo.ai import Player
-    from ayo.cli import commands
+    from ayo.cli.analyze import analyze, game_from_position
+    from ayo.cli.arena import arena
     from ayo.cli.board import Style, supports_color
     from ayo.cli.common import level_name, make_rules
     from ayo.cli.keys import open_keys
     from ayo.cli.play import Screen, play_game
+    from ayo.cli.player_specs import player_spec
+    from ayo.cli.replay import replay
+    from ayo.cli.rules_cmd import rules_cmd
     from ayo.cli.scoreboard import Scoreboard
+    from ayo.cli.scores_cmd import scores
     from ayo.cli.solve import perfect_player
+    from ayo.cli.watch import watch
 
     def warn(line: str) -> None:
         sys.stderr.write(f"ayo: {line}\n")
@@ -267,23 +273,23 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     cmd = args.command
     if cmd == "rules":
         rules = make_rules(args.preset, args.rule) if (args.preset or args.rule) else None
-        return commands.rules_cmd(rules, out)
+        return rules_cmd(rules, out)
     if cmd == "scores":
         board = Scoreboard.load()
-        return commands.scores(board, out)
+        return scores(board, out)
     if cmd == "solve":
         return _solve(args)
     if cmd == "analyze":
         if args.level.strip().lower() == "perfect":
-            game = commands.game_from_position(args.position)
+            game = game_from_position(args.position)
             player = perfect_player(game.rules, args.db, 0, warn)
         else:
-            player = commands.player_spec(args.level, 0)
-        return commands.analyze(args.position, player, style, out)
+            player = player_spec(args.level, 0)
+        return analyze(args.position, player, style, out)
     if cmd == "replay":
         keys = open_keys() if args.step else None
         try:
-            return commands.replay(args.record, style, out, keys)
+            return replay(args.record, style, out, keys)
         finally:
             if keys is not None:
                 keys.close()
@@ -296,7 +302,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         perfect = None
         if any(x.strip().lower() == "perfect" for x in args.levels):
             perfect = perfect_player(rules, args.db, args.seed, warn)
-        return commands.arena(
+        return arena(
             rules, args.levels, args.games, args.seed, out, openings=args.openings, perfect=perfect
         )
     if args.delay < 0:
@@ -314,7 +320,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 seats.append(Player(lv, seed=args.seed + i))
         keys = open_keys() if sys.stdin.isatty() and tty_out else None
         try:
-            return commands.watch(
+            return watch(
                 rules,
                 levels,
                 args.seed,

@@ -1,4 +1,5 @@
-"""Throughput of the environments and pictures: ``python -m ayo.envs.benchmark``.
+#!/usr/bin/env python3
+"""Throughput of the environments and pictures: ``python bench/env_step.py``.
 
 Plays masked uniformly random agents for a fixed number of steps in each
 preset and prints steps per second for the Gymnasium environment (each step is
