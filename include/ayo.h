@@ -107,7 +107,8 @@
 
 /**
  * The most threads `ayo_database_build` and `ayo_database_verify` accept
- * (0 means one per core).
+ * (0 means one per core), as in Rust (`ayo_core::threads::MAX_THREADS`) and
+ * Python.
  */
 #define AYO_MAX_THREADS 1024
 
@@ -131,6 +132,12 @@
  * The longest time budget, in milliseconds (one day).
  */
 #define AYO_MAX_BUDGET_MS 86400000
+
+/**
+ * The largest node budget (a billion positions, simulations or expanded
+ * boards).
+ */
+#define AYO_MAX_BUDGET_NODES 1000000000
 
 /**
  * The number of rule parameters (see `ayo_rules_param_name`).
@@ -380,7 +387,7 @@ typedef enum ayo_winner {
 } ayo_winner;
 
 /**
- * Why a game ended (RULES.md, "End of the game").
+ * Why a game ended (docs/rules.md, "End of the game").
  */
 typedef enum ayo_end_reason {
   /**
@@ -568,7 +575,7 @@ typedef enum ayo_budget_kind {
   AYO_BUDGET_KIND_DEPTH = 0,
   /**
    * Visit at most about this many positions (alpha-beta) or run this many
-   * simulations (MCTS). At least 1.
+   * simulations (MCTS). 1 to `AYO_MAX_BUDGET_NODES`.
    */
   AYO_BUDGET_KIND_NODES = 1,
   /**
@@ -1416,6 +1423,40 @@ enum ayo_result ayo_game_last_record_error(const struct ayo_game *game,
                                            size_t *offset);
 
 /**
+ * Writes a one-line English description of result `code` into `buf`.
+ *
+ * `code` is an `int32_t` rather than an `ayo_result` so that any integer can
+ * be passed safely; an unknown code writes nothing and returns
+ * `AYO_RESULT_INVALID_ARGUMENT`.
+ *
+ * Text out-parameters, here and everywhere: `buf` receives the text and a
+ * terminating NUL; `len` is the capacity of `buf` in bytes. On success
+ * `*written` is the text's length without the NUL. When `len` is too small
+ * nothing is written to `buf`, `*written` is the size needed (with the NUL)
+ * and the result is `AYO_RESULT_BUFFER_TOO_SMALL`; `buf` may be NULL when
+ * `len` is 0, to ask for the size.
+ *
+ * Ownership: `buf` and `written` are the caller's; nothing is kept.
+ *
+ * Thread safety: may be called from any thread at any time.
+ *
+ * # Safety
+ * `buf` must be NULL or point to `len` writable bytes; `written` must be NULL
+ * or point to a writable `size_t`.
+ */
+enum ayo_result ayo_result_message(int32_t code, char *buf, size_t len, size_t *written);
+
+/**
+ * The name of result `code` as it appears in this header (e.g.
+ * `"AYO_RESULT_EMPTY_PIT"`), or NULL for an unknown code.
+ *
+ * Ownership: the string is static; do not free it.
+ *
+ * Thread safety: may be called from any thread at any time.
+ */
+const char *ayo_result_name(int32_t code);
+
+/**
  * Makes the player of a level: `"1"` (random) to `"8"`, or `"max"` (any
  * case); `ayo_level_name` lists them, `ayo_player_name` says which player
  * and budget each is, and `docs/players.md` has the table. The player takes
@@ -1445,8 +1486,8 @@ enum ayo_result ayo_player_new_level(const char *level,
  *
  * `AYO_RESULT_UNKNOWN_PLAYER_KIND` for a `kind` outside the enum;
  * `AYO_RESULT_BAD_BUDGET` for a `budget_kind` outside the enum or an amount
- * out of its range (depth 1..=`UINT32_MAX`, nodes at least 1, milliseconds
- * 1..=`AYO_MAX_BUDGET_MS`).
+ * out of its range (depth 1..=`UINT32_MAX`, nodes 1..=`AYO_MAX_BUDGET_NODES`,
+ * milliseconds 1..=`AYO_MAX_BUDGET_MS`: the limits of every binding).
  *
  * Thread safety: may be called from any thread at any time.
  *
@@ -1608,42 +1649,8 @@ const char *ayo_level_name(size_t index);
 enum ayo_result ayo_value_text(int32_t centiseeds, char *buf, size_t len, size_t *written);
 
 /**
- * Writes a one-line English description of result `code` into `buf`.
- *
- * `code` is an `int32_t` rather than an `ayo_result` so that any integer can
- * be passed safely; an unknown code writes nothing and returns
- * `AYO_RESULT_INVALID_ARGUMENT`.
- *
- * Text out-parameters, here and everywhere: `buf` receives the text and a
- * terminating NUL; `len` is the capacity of `buf` in bytes. On success
- * `*written` is the text's length without the NUL. When `len` is too small
- * nothing is written to `buf`, `*written` is the size needed (with the NUL)
- * and the result is `AYO_RESULT_BUFFER_TOO_SMALL`; `buf` may be NULL when
- * `len` is 0, to ask for the size.
- *
- * Ownership: `buf` and `written` are the caller's; nothing is kept.
- *
- * Thread safety: may be called from any thread at any time.
- *
- * # Safety
- * `buf` must be NULL or point to `len` writable bytes; `written` must be NULL
- * or point to a writable `size_t`.
- */
-enum ayo_result ayo_result_message(int32_t code, char *buf, size_t len, size_t *written);
-
-/**
- * The name of result `code` as it appears in this header (e.g.
- * `"AYO_RESULT_EMPTY_PIT"`), or NULL for an unknown code.
- *
- * Ownership: the string is static; do not free it.
- *
- * Thread safety: may be called from any thread at any time.
- */
-const char *ayo_result_name(int32_t code);
-
-/**
  * Makes the rules of a named preset: `"ayoayo"`, `"ayo"`, `"olopon"` or
- * `"oware"` (RULES.md, "Presets").
+ * `"oware"` (docs/rules.md, "Presets").
  *
  * Returns `AYO_RESULT_UNKNOWN_PRESET` for any other name. On success `*out`
  * is a new handle that the caller owns and must release with `ayo_rules_free`.

@@ -38,7 +38,7 @@ fn fail(msg: String) -> ! {
 // ------------------------------------------------------------- reference
 
 /// The legal moves by the seed-by-seed reference: non-empty pits of the mover
-/// whose sowing ends, filtered by the feeding rule (RULES.md "One move", 6).
+/// whose sowing ends, filtered by the feeding rule (docs/rules.md "One move", 6).
 /// Empty when the game is over by target or move limit.
 fn reference_legal(rules: &Rules, pos: &Position) -> Vec<u8> {
     if reference_counter_end(rules, pos).is_some() {
@@ -89,7 +89,7 @@ fn reference_counter_end(rules: &Rules, pos: &Position) -> Option<EndReason> {
     None
 }
 
-/// The end of a game by RULES.md "End of the game", read off the positions played.
+/// The end of a game by docs/rules.md "End of the game", read off the positions played.
 fn reference_outcome(rules: &Rules, history: &[Position]) -> Option<Outcome> {
     let pos = history.last().unwrap();
     let b = pos.board();

@@ -8,9 +8,9 @@
 //! `i`, bytes 12 and 13 = the stores) and its additive key, and is inlined
 //! into the sowing loop of its rule family.
 
+use crate::board::{byte, ROW_MASK};
 use crate::hash::{PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::{GrandSlam, Rules};
-use crate::sow::{byte, ROW_MASK};
 
 /// Pit `pit`'s byte.
 #[inline(always)]

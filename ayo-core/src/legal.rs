@@ -5,11 +5,11 @@
 //! filter every move generator uses: `children`, `legal_moves`, the lean
 //! games of the batch, the playouts and the solver.
 
+use crate::board::{mover, ROW_MASK};
 use crate::family::with_family;
 use crate::moves::{Children, IllegalMove, Move, MoveList, PlayError};
 use crate::position::Position;
 use crate::rules::{Feeding, Rules};
-use crate::sow::{mover, ROW_MASK};
 
 /// Whether the feeding rule applies to the player to move in `pos`: the rules
 /// have one and the opponent's row is empty.
@@ -154,7 +154,7 @@ impl Position {
             return Err(IllegalMove::EmptyPit { pit: mv.pit() });
         }
         let next = self
-            .sown(rules, mv)
+            .sown(rules, mv.pit())
             .ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
         if must_feed(rules, self) && !feeds(&next) {
             let allowed = match rules.feeding() {
@@ -198,6 +198,6 @@ impl Position {
     #[inline]
     pub fn try_play_unchecked(&self, rules: &Rules, mv: Move) -> Option<Position> {
         debug_assert!(self.to_move().owns(mv.pit()) && self.seeds(mv.pit()) > 0);
-        self.sown(rules, mv)
+        self.sown(rules, mv.pit())
     }
 }

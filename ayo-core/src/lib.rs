@@ -3,7 +3,7 @@
 //! The rules engine of the Ayo family of Yoruba mancala games: relay sowing
 //! (Ayoayo), collect-on-4 (the Ayo web app), single-lap 2-or-3 captures
 //! (Ayò Ọlọ́pọ́n, Oware), and every parameter in between, exactly as the
-//! project's `RULES.md` states them.
+//! project's `docs/rules.md` states them.
 //!
 //! * [`Rules`] is a validated rule set; [`Preset`]s name the usual ones.
 //! * [`Position`] is a 32-byte `Copy` value (board, stores, player to move,
@@ -43,6 +43,7 @@ mod rules; // every parameter, validated, and the presets
 mod sow; // sowing: laps, the skipped origin, relay, collect on 4
 
 // The values the rules act on:
+mod board; // the packed board: one byte a pit
 mod hash;
 mod moves;
 mod outcome;
@@ -58,7 +59,9 @@ pub mod playout;
 pub mod record;
 pub mod trace;
 
+pub mod episode;
 pub mod players;
+pub mod threads;
 
 pub use game::Game;
 pub use lean::LeanGame;

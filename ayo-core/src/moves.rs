@@ -173,3 +173,21 @@ pub type MoveList = ArrayVec<Move, 6>;
 /// Relay games must simulate every candidate to rule out endless relays; this
 /// keeps those results so that playing the chosen move costs nothing more.
 pub type Children = ArrayVec<(Move, Position), 6>;
+
+impl Position {
+    /// The move for mover-relative action 0..=5.
+    pub fn move_for_action(&self, action: u8) -> Result<Move, IllegalMove> {
+        Move::from_action(self.to_move(), action)
+    }
+
+    /// The move for mover-relative pit 1..=6 (the web app's keys).
+    pub fn move_for_relative_pit(&self, pit: u8) -> Result<Move, IllegalMove> {
+        if (1..=6).contains(&pit) {
+            Move::from_action(self.to_move(), pit - 1)
+        } else {
+            Err(IllegalMove::ActionOutOfRange {
+                action: i64::from(pit),
+            })
+        }
+    }
+}

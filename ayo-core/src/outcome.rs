@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Player;
 
-/// Why a game ended (RULES.md "End of the game").
+/// Why a game ended (docs/rules.md "End of the game").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {

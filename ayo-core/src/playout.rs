@@ -25,7 +25,7 @@ pub struct Playout {
 }
 
 /// Plays uniformly random legal moves from `start` until the game ends (every
-/// end of RULES.md, repetition included, counted from `start`) or `max_plies`
+/// end of docs/rules.md, repetition included, counted from `start`) or `max_plies`
 /// moves have been played.
 ///
 /// A move is drawn uniformly among the non-empty pits and sown; an endless

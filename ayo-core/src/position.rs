@@ -5,15 +5,13 @@
 
 use std::fmt;
 
+use crate::board::{byte, mover, PLAYER_SHIFT};
 use crate::hash::{finalize, NORTH_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
-use crate::moves::{IllegalMove, Move};
 use crate::rules::Rules;
-use crate::setup::Setup;
-use crate::sow::{self, byte, PLAYER_SHIFT};
+use crate::sow;
 use crate::Player;
 
-/// Number of pits on the board.
-pub const PITS: usize = 12;
+pub use crate::board::PITS;
 
 /// A position: board, stores, player to move, counters and the incremental key.
 /// A 32-byte `Copy` value; the rules are passed to each method, and the game
@@ -51,43 +49,21 @@ impl fmt::Debug for Position {
 }
 
 impl Position {
-    /// The start position of `rules`.
-    pub fn start(rules: &Rules) -> Position {
-        Position::from_setup_unchecked(&Setup::start(rules))
-    }
-
-    /// Builds a position without checking it against any rules (the seed total
-    /// is whatever the setup holds). Useful for solvers that enumerate boards.
-    pub fn from_setup_unchecked(setup: &Setup) -> Position {
-        let mut cells = 0u128;
-        for (i, &s) in setup.board.iter().enumerate() {
-            cells |= u128::from(s) << (8 * i);
-        }
-        cells |= u128::from(setup.stores[0]) << 96;
-        cells |= u128::from(setup.stores[1]) << 104;
-        cells |= (setup.to_move.index() as u128) << PLAYER_SHIFT;
+    /// The position of packed `cells` (see [`Position::packed`]) and the
+    /// counters, its key computed.
+    pub(crate) fn from_parts(cells: u128, no_capture: u16, ply: u32) -> Position {
         let mut p = Position {
             cells,
             lin: 0,
-            no_capture: setup.no_capture,
-            ply: setup.ply,
+            no_capture,
+            ply,
         };
         p.lin = p.compute_lin();
         p
     }
 
-    /// The setup this position was made from (or would be).
-    pub fn to_setup(&self) -> Setup {
-        Setup {
-            board: self.board(),
-            stores: self.stores(),
-            to_move: self.to_move(),
-            no_capture: self.no_capture,
-            ply: self.ply,
-        }
-    }
-
-    fn compute_lin(&self) -> u64 {
+    /// The additive key of the board and stores (see `hash.rs`).
+    pub(crate) fn compute_lin(&self) -> u64 {
         let pits = PIT_WEIGHT
             .iter()
             .enumerate()
@@ -164,7 +140,7 @@ impl Position {
     /// The player to move.
     #[inline]
     pub fn to_move(&self) -> Player {
-        if sow::mover(self.cells) == 0 {
+        if mover(self.cells) == 0 {
             Player::South
         } else {
             Player::North
@@ -223,27 +199,11 @@ impl Position {
         self.cells
     }
 
-    /// The move for mover-relative action 0..=5.
-    pub fn move_for_action(&self, action: u8) -> Result<Move, IllegalMove> {
-        Move::from_action(self.to_move(), action)
-    }
-
-    /// The move for mover-relative pit 1..=6 (the web app's keys).
-    pub fn move_for_relative_pit(&self, pit: u8) -> Result<Move, IllegalMove> {
-        if (1..=6).contains(&pit) {
-            Move::from_action(self.to_move(), pit - 1)
-        } else {
-            Err(IllegalMove::ActionOutOfRange {
-                action: i64::from(pit),
-            })
-        }
-    }
-
     /// The non-empty pits of the player to move, as a bit set over actions 0..=5.
     #[inline]
     pub fn nonempty_actions(&self) -> u8 {
         // The mover's six bytes, without a variable 128-bit shift.
-        let row = if sow::mover(self.cells) == 0 {
+        let row = if mover(self.cells) == 0 {
             self.cells as u64
         } else {
             (self.cells >> 48) as u64
@@ -259,8 +219,8 @@ impl Position {
     /// Sows `mv` for the player to move and passes the turn; `None` for an
     /// endless relay. Does not check feeding or that the game goes on.
     #[inline]
-    pub(crate) fn sown(&self, rules: &Rules, mv: Move) -> Option<Position> {
-        sow::sow(rules, self.cells, self.lin, mv.pit()).map(|s| self.after(s))
+    pub(crate) fn sown(&self, rules: &Rules, pit: usize) -> Option<Position> {
+        sow::sow(rules, self.cells, self.lin, pit).map(|s| self.after(s))
     }
 
     /// [`Position::sown`] for one relay setting and capture mode (see `sow::sow_mode`).
@@ -292,25 +252,11 @@ impl Position {
     /// The additive key, side to move included, before the final mixing of [`Position::hash`].
     #[inline]
     pub(crate) fn raw_key(&self) -> u64 {
-        let side = if sow::mover(self.cells) == 0 {
+        let side = if mover(self.cells) == 0 {
             0
         } else {
             NORTH_WEIGHT
         };
         self.lin.wrapping_add(side)
-    }
-
-    /// The same position with the board turned round so that the player to move
-    /// sits South (pits rotate by 6, stores swap). Values from the mover's point
-    /// of view are unchanged by this.
-    pub fn normalized(&self) -> Position {
-        if self.to_move() == Player::South {
-            return *self;
-        }
-        let mut s = self.to_setup();
-        s.board.rotate_left(6);
-        s.stores.swap(0, 1);
-        s.to_move = Player::South;
-        Position::from_setup_unchecked(&s)
     }
 }

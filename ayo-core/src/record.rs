@@ -5,8 +5,10 @@
 //! A preset name, optionally followed by overrides of its parameters in
 //! brackets, with no spaces: `ayoayo`, `oware[target=none]`,
 //! `ayoayo[capture=two_three,stuck_seeds=own_side]`. Keys and values are those
-//! of [`RuleParams::set`]; printing picks the preset that needs the fewest
-//! overrides and lists them in the order of [`PARAM_NAMES`].
+//! of [`RuleParams::set`] (numbers without sign or leading zero); each key at
+//! most once. Printing picks the preset that needs the fewest overrides and
+//! lists them in the order of [`PARAM_NAMES`]. The grammar, as EBNF, is in
+//! `docs/notation.md`.
 //!
 //! ## Position (FEN-like), six fields separated by spaces
 //! `ayoayo 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0`
@@ -40,7 +42,7 @@ use std::str::FromStr;
 
 use crate::game::Game;
 use crate::position::{Position, PITS};
-use crate::rules::{Preset, RuleParams, Rules, PARAM_NAMES};
+use crate::rules::{Preset, RuleParams, Rules};
 use crate::setup::Setup;
 use crate::Player;
 
@@ -69,19 +71,7 @@ fn err(field: &'static str, offset: usize, message: impl Into<String>) -> Record
 /// The record form of `rules`.
 pub fn rules_to_text(rules: &Rules) -> String {
     let params = rules.params();
-    let diffs = |p: Preset| -> Vec<&'static str> {
-        let base = p.params();
-        PARAM_NAMES
-            .iter()
-            .copied()
-            .filter(|n| base.get(n) != params.get(n))
-            .collect()
-    };
-    let (preset, names) = Preset::ALL
-        .into_iter()
-        .map(|p| (p, diffs(p)))
-        .min_by_key(|(_, d)| d.len())
-        .expect("there are presets");
+    let (preset, names) = rules.closest_preset();
     let mut out = preset.name().to_owned();
     if !names.is_empty() {
         out.push('[');
@@ -121,10 +111,19 @@ fn parse_rules_at(text: &str, base: usize) -> Result<Rules, RecordError> {
     let mut params: RuleParams = preset.params();
     if let Some((start, body)) = overrides {
         let mut at = base + start;
+        let mut seen: Vec<&str> = Vec::new();
         for item in body.split(',') {
             let Some((k, v)) = item.split_once('=') else {
                 return Err(err("rules", at, format!("`{item}` is not key=value")));
             };
+            if seen.contains(&k) {
+                return Err(err(
+                    "rules",
+                    at,
+                    format!("rule parameter `{k}` is given twice"),
+                ));
+            }
+            seen.push(k);
             params
                 .set(k, v)
                 .map_err(|e| err("rules", at, e.to_string()))?;

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Player;
 
-/// How a lap's last seed captures (RULES.md "One move", step 3).
+/// How a lap's last seed captures (docs/rules.md, "A move").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Capture {
@@ -168,7 +168,7 @@ pub enum RulesError {
     },
 }
 
-/// The named presets of RULES.md.
+/// The named presets (docs/rules.md, "Presets").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
@@ -183,7 +183,7 @@ pub enum Preset {
 }
 
 impl Preset {
-    /// Every preset, in the order of RULES.md.
+    /// Every preset, in the order of docs/rules.md.
     pub const ALL: [Preset; 4] = [Preset::Ayoayo, Preset::Ayo, Preset::Olopon, Preset::Oware];
 
     /// The preset's name, as accepted by [`Rules::preset`].
@@ -321,12 +321,18 @@ impl RuleParams {
 
     /// Sets one parameter from its text form (`relay=true`, `target=none`, `capture=two_three`).
     ///
+    /// Numbers are plain decimal, as the printer writes them: `0`, or digits
+    /// that do not start with `0`; no sign, no leading zero, no spaces
+    /// (`docs/notation.md` has the grammar).
+    ///
     /// ```
     /// use ayo_core::{Rules, Feeding};
     /// let mut p = Rules::preset("ayo").unwrap().params();
     /// p.set("feeding", "off").unwrap();
     /// assert_eq!(p.feeding, Feeding::Off);
     /// assert!(p.set("feeding", "sometimes").is_err());
+    /// p.set("target", "30").unwrap();
+    /// assert!(p.set("target", "030").is_err() && p.set("target", "+30").is_err());
     /// ```
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), RulesError> {
         fn bad(param: &'static str, value: &str, expected: &'static str) -> RulesError {
@@ -343,13 +349,23 @@ impl RuleParams {
                 _ => Err(bad(param, v, "true or false")),
             }
         }
+        /// A number in its one spelling: `0`, or ASCII digits not starting with `0`.
+        fn number<T: FromStr>(v: &str) -> Option<T> {
+            let digits = v.bytes().all(|b| b.is_ascii_digit());
+            let canonical = digits && !v.is_empty() && (v == "0" || !v.starts_with('0'));
+            if canonical {
+                v.parse().ok()
+            } else {
+                None
+            }
+        }
         fn opt_u16(param: &'static str, v: &str) -> Result<Option<u16>, RulesError> {
             if v == "none" {
                 Ok(None)
             } else {
-                v.parse()
+                number(v)
                     .map(Some)
-                    .map_err(|_| bad(param, v, "a number 1..=65535 or none"))
+                    .ok_or_else(|| bad(param, v, "a number 1..=65535 or none"))
             }
         }
         fn word<T: for<'de> Deserialize<'de>>(
@@ -379,9 +395,8 @@ impl RuleParams {
             "move_limit" => self.move_limit = opt_u16("move_limit", value)?,
             "repetition" => self.repetition = word("repetition", value, "off or own_side")?,
             "seeds_per_pit" => {
-                self.seeds_per_pit = value
-                    .parse()
-                    .map_err(|_| bad("seeds_per_pit", value, "a number 1..=21"))?
+                self.seeds_per_pit =
+                    number(value).ok_or_else(|| bad("seeds_per_pit", value, "a number 1..=21"))?
             }
             "first_player" => {
                 self.first_player = value
@@ -477,6 +492,32 @@ impl Rules {
     /// The preset these rules are exactly, if any.
     pub fn as_preset(&self) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.params() == self.p)
+    }
+
+    /// The preset these rules differ least from (the first in
+    /// [`Preset::ALL`] on a tie) and the names of the parameters that
+    /// differ, in the order of [`PARAM_NAMES`]: the record form's preset and
+    /// overrides.
+    ///
+    /// ```
+    /// use ayo_core::{Preset, Rules};
+    /// let rules: Rules = "oware[target=none]".parse().unwrap();
+    /// assert_eq!(rules.closest_preset(), (Preset::Oware, vec!["target"]));
+    /// ```
+    pub fn closest_preset(&self) -> (Preset, Vec<&'static str>) {
+        let diffs = |p: Preset| -> Vec<&'static str> {
+            let base = p.params();
+            PARAM_NAMES
+                .iter()
+                .copied()
+                .filter(|n| base.get(n) != self.p.get(n))
+                .collect()
+        };
+        Preset::ALL
+            .into_iter()
+            .map(|p| (p, diffs(p)))
+            .min_by_key(|(_, d)| d.len())
+            .expect("there are presets")
     }
 
     /// Relay sowing.

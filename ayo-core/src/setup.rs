@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::board::PLAYER_SHIFT;
 use crate::position::{Position, PITS};
 use crate::rules::Rules;
 use crate::Player;
@@ -70,6 +71,49 @@ pub enum SetupError {
 pub struct SetupErrors(pub Vec<SetupError>);
 
 impl Position {
+    /// The start position of `rules`.
+    pub fn start(rules: &Rules) -> Position {
+        Position::from_setup_unchecked(&Setup::start(rules))
+    }
+
+    /// Builds a position without checking it against any rules (the seed total
+    /// is whatever the setup holds). Useful for solvers that enumerate boards.
+    pub fn from_setup_unchecked(setup: &Setup) -> Position {
+        let mut cells = 0u128;
+        for (i, &s) in setup.board.iter().enumerate() {
+            cells |= u128::from(s) << (8 * i);
+        }
+        cells |= u128::from(setup.stores[0]) << 96;
+        cells |= u128::from(setup.stores[1]) << 104;
+        cells |= (setup.to_move.index() as u128) << PLAYER_SHIFT;
+        Position::from_parts(cells, setup.no_capture, setup.ply)
+    }
+
+    /// The setup this position was made from (or would be).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board(),
+            stores: self.stores(),
+            to_move: self.to_move(),
+            no_capture: self.no_capture(),
+            ply: self.ply(),
+        }
+    }
+
+    /// The same position with the board turned round so that the player to move
+    /// sits South (pits rotate by 6, stores swap). Values from the mover's point
+    /// of view are unchanged by this.
+    pub fn normalized(&self) -> Position {
+        if self.to_move() == Player::South {
+            return *self;
+        }
+        let mut s = self.to_setup();
+        s.board.rotate_left(6);
+        s.stores.swap(0, 1);
+        s.to_move = Player::South;
+        Position::from_setup_unchecked(&s)
+    }
+
     /// Validates a setup against `rules`, listing every problem.
     ///
     /// ```

@@ -1,38 +1,24 @@
-//! The fast sowing engine. The board lives in one `u128` (byte `i` = pit `i`,
-//! bytes 12 and 13 = the stores, byte 14 = the player to move), so a whole lap
-//! is one multiply-add of precomputed masks: `full` seeds to every pit of the
-//! lap plus one more to the `k` pits after the origin. No count exceeds 252,
-//! so bytes never carry into each other.
+//! Sowing: one move's laps on the packed board (`board.rs`). A lap is one
+//! multiply-add of precomputed masks: `full` seeds to every pit of the lap
+//! plus one more to the `k` pits after the origin ([`sow_lap`]); collect on 4
+//! has its own closed form ([`collect_lap`]); relay sowing lifts the last
+//! pit and goes on ([`sow_mode`]).
 //!
 //! Endless relays are found exactly with Brent's cycle detection over the
 //! lap-start states `(board, pit lifted)`; the process is deterministic, so a
 //! repeated state means the move never ends. The check starts only after
-//! [`CHECK_FROM`] laps, which keeps it off the common path (moves average about
-//! four laps) without bounding anything: the state sequence from any point on
+//! [`CHECK_FROM`] laps, which keeps it off the common path (most moves end within
+//! a few laps) without bounding anything: the state sequence from any point on
 //! is still eventually periodic, and Brent finds the period.
 
+use crate::board::{byte, mover, PITS_MASK, PIT_ONES};
 use crate::capture::{capture_across, capture_two_three, makes_two_or_three};
 use crate::family::{with_family, ACROSS, COLLECT_FOUR, TWO_THREE};
 use crate::hash::{LAP_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::{FoursTo, Rules};
 
-pub(crate) const PLAYER_SHIFT: u32 = 112;
-pub(crate) const PIT_ONES: u128 = ones(0, 12);
-pub(crate) const PITS_MASK: u128 = PIT_ONES * 0xFF;
-pub(crate) const ROW_MASK: [u128; 2] = [ones(0, 6) * 0xFF, ones(6, 6) * 0xFF];
-
 /// Laps sown before the cycle check starts.
 pub(crate) const CHECK_FROM: u32 = 16;
-
-const fn ones(first: usize, len: usize) -> u128 {
-    let mut m = 0u128;
-    let mut i = first;
-    while i < first + len {
-        m |= 1u128 << (8 * i);
-        i += 1;
-    }
-    m
-}
 
 /// `LAP_ONES[o][k]`: one seed in each of the `k` pits after `o` (k = 12 includes `o`).
 const LAP_ONES: [[u128; 13]; 12] = {
@@ -59,19 +45,6 @@ const CLEAR: [u128; 12] = {
     }
     t
 };
-
-/// Pit (or store) `i`'s byte. Read through memory: a store forwarded to a
-/// one-byte load takes fewer instructions than a variable 128-bit shift, and
-/// measured faster in every preset's playouts.
-#[inline(always)]
-pub(crate) const fn byte(cells: u128, i: usize) -> u8 {
-    cells.to_le_bytes()[i]
-}
-
-#[inline(always)]
-pub(crate) const fn mover(cells: u128) -> usize {
-    byte(cells, 14) as usize
-}
 
 /// The state after a move has been sown (before the turn passes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Sowing traces: a move seed by seed, for animation, for showing where the
 //! last seed will land, and as an independent check of the fast engine.
 //!
-//! This is a plain second reading of RULES.md, one drop at a time, with endless
+//! This is a plain second reading of docs/rules.md, one drop at a time, with endless
 //! relays found by remembering every lap-start state; the tests check that it
 //! agrees with the whole-lap engine on every move they play.
 
@@ -91,6 +91,8 @@ pub struct Trace {
     pub last_pit: usize,
     /// Seeds taken into stores during the move (captures and collected 4s), South and North.
     pub taken: [u16; 2],
+    /// Why the move ended (the reason of the last event, [`Event::End`]).
+    pub end: LapEnd,
 }
 
 /// Sows `mv` from `pos` seed by seed. Errors are those of [`Position::check_move`].
@@ -261,6 +263,7 @@ pub fn sow_seed_by_seed(rules: &Rules, pos: &Position, mv: Move) -> Option<(Trac
             laps,
             last_pit: last,
             taken,
+            end: reason,
         },
         setup,
     ))

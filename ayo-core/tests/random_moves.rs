@@ -92,7 +92,7 @@ fn random_moves_are_uniform_in_every_preset() {
 
 #[test]
 fn random_moves_strike_off_endless_relays_uniformly() {
-    // RULES.md's worked example: North's pit 7 is an endless relay, pits 6, 9,
+    // the rules' (docs/rules.md) worked example: North's pit 7 is an endless relay, pits 6, 9,
     // 10 and 11 are legal.
     let rules = Rules::preset("ayoayo").unwrap();
     let (_, pos) =

@@ -1,4 +1,4 @@
-//! Hand-worked scenarios: one test for each rule point of RULES.md and for
+//! Hand-worked scenarios: one test for each rule point of docs/rules.md and for
 //! each preset. Every expected board, store and outcome below was worked out
 //! by hand from the rules text (the working is in the comments), never copied
 //! from the engine's output. Boards are written pits 0..=5 (South's row) then
@@ -641,7 +641,7 @@ fn collect_four_by_north_mid_lap_in_souths_row() {
 
 #[test]
 fn endless_relay_worked_example_is_illegal() {
-    // RULES.md: North to move on [0,6,1,0,1,0, 1,2,0,1,2,1]; 15 seeds on the board, so the
+    // docs/rules.md: North to move on [0,6,1,0,1,0, 1,2,0,1,2,1]; 15 seeds on the board, so the
     // stores hold 33 (20-13). Pit 7 (North's 2) relays 174 laps back to its start.
     let r = Rules::preset("ayoayo").unwrap();
     let p = pos(&r, [0, 6, 1, 0, 1, 0, 1, 2, 0, 1, 2, 1], [20, 13], N);

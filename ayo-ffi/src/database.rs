@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ayo_solve::perfect::{Perfect, Source};
+use ayo_solve::threads::{run_on_threads, PoolError};
 use ayo_solve::Database;
 
 use crate::player::{ayo_player, budget};
@@ -22,8 +23,11 @@ use crate::util::{guard, guard_mut, in_str, need, out, query, Fail};
 /// alone holds 417,225,900 boards).
 pub const AYO_MAX_DATABASE_SEEDS: u32 = 40;
 /// The most threads `ayo_database_build` and `ayo_database_verify` accept
-/// (0 means one per core).
+/// (0 means one per core), as in Rust (`ayo_core::threads::MAX_THREADS`) and
+/// Python.
 pub const AYO_MAX_THREADS: u32 = 1024;
+
+const _: () = assert!(AYO_MAX_THREADS as usize == ayo_core::threads::MAX_THREADS);
 
 /// Endgame databases (opaque): the exact value of every board of
 /// 0..=`max_seeds` seeds under one rule set, loaded into memory
@@ -72,24 +76,16 @@ impl From<Source> for ayo_perfect_source {
     }
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (0: one per core).
+/// Runs `f` on a rayon pool of `threads` threads (0: one per core), by the
+/// rule of `ayo_core::threads`.
 fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) -> Result<T, Fail> {
-    if threads > AYO_MAX_THREADS {
-        return Err(Fail::new(
-            ayo_result::InvalidArgument,
-            format!("threads is 0 (one per core) to {AYO_MAX_THREADS}, not {threads}"),
-        ));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads as usize)
-        .build()
-        .map_err(|e| {
-            Fail::new(
-                ayo_result::DatabaseIo,
-                format!("cannot start {threads} threads: {e}"),
-            )
-        })?;
-    Ok(pool.install(f))
+    run_on_threads(Some(threads.into()), f).map_err(|e| {
+        let code = match e {
+            PoolError::Threads(_) => ayo_result::InvalidArgument,
+            PoolError::Start { .. } => ayo_result::DatabaseIo,
+        };
+        Fail::new(code, e.to_string())
+    })
 }
 
 /// Loads the endgame databases of `rules` from the directory `dir`: every
@@ -318,7 +314,7 @@ pub unsafe extern "C" fn ayo_player_new_perfect(
         let budget = budget(budget_kind, amount)?;
         let player = Perfect::new(Arc::clone(&d.db), budget, seed);
         // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(out_player, ayo_player::boxed_perfect(player)) };
+        unsafe { out(out_player, ayo_player::boxed(player)) };
         Ok(())
     })
 }
@@ -456,7 +452,7 @@ mod tests {
         }
         for r in ayo_result::ALL {
             assert_eq!(ayo_result::from_code(r as i32), Some(r));
-            let name = unsafe { CStr::from_ptr(crate::result::ayo_result_name(r as i32)) };
+            let name = unsafe { CStr::from_ptr(crate::messages::ayo_result_name(r as i32)) };
             assert!(name.to_str().unwrap().starts_with("AYO_RESULT_"));
             assert!(!r.message().is_empty());
         }

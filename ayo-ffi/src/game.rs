@@ -4,11 +4,10 @@ use std::ffi::c_char;
 
 use ayo_core::trace::{Event, LapEnd};
 use ayo_core::{
-    playout, record, EndReason, Game, IllegalMove, Move, Player, Position, RecordError, Setup,
-    Status, PITS,
+    playout, record, EndReason, Game, IllegalMove, Move, Player, Position, Setup, Status, PITS,
 };
 
-use crate::result::ayo_result;
+use crate::result::{ayo_record_field, ayo_result};
 use crate::rules::ayo_rules;
 use crate::util::{
     guard, guard_mut, in_str, need, out, query, text_query, write_array, Fail, HasLastError,
@@ -88,7 +87,7 @@ pub enum ayo_winner {
     Draw = 2,
 }
 
-/// Why a game ended (RULES.md, "End of the game").
+/// Why a game ended (docs/rules.md, "End of the game").
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ayo_end_reason {
@@ -152,57 +151,6 @@ impl From<Setup> for ayo_setup {
             to_move: s.to_move.index() as u8,
             no_capture: s.no_capture,
             ply: s.ply,
-        }
-    }
-}
-
-/// The field of a record that failed to parse (see `ayo_game_last_record_error`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ayo_record_field {
-    /// A field this version of the header does not name.
-    Other = 0,
-    /// The rules (preset and overrides).
-    Rules = 1,
-    /// The board.
-    Board = 2,
-    /// The stores.
-    Stores = 3,
-    /// The player to move.
-    ToMove = 4,
-    /// The no-capture counter.
-    NoCapture = 5,
-    /// The ply counter.
-    Ply = 6,
-    /// The ` | ` between a game's start position and its moves.
-    Separator = 7,
-    /// A move of a game record (not a number 1..=6, or illegal there).
-    Move = 8,
-    /// The fields parse but do not make a valid position for the rules.
-    Position = 9,
-    /// Text missing or left over at the end.
-    End = 10,
-}
-
-impl From<&RecordError> for Fail {
-    fn from(e: &RecordError) -> Fail {
-        let field = match e.field {
-            "rules" => ayo_record_field::Rules,
-            "board" => ayo_record_field::Board,
-            "stores" => ayo_record_field::Stores,
-            "to_move" => ayo_record_field::ToMove,
-            "no_capture" => ayo_record_field::NoCapture,
-            "ply" => ayo_record_field::Ply,
-            "separator" => ayo_record_field::Separator,
-            "move" => ayo_record_field::Move,
-            "position" => ayo_record_field::Position,
-            "end" => ayo_record_field::End,
-            _ => ayo_record_field::Other,
-        };
-        Fail {
-            code: ayo_result::MalformedRecord,
-            message: e.to_string(),
-            record: Some((field, e.offset)),
         }
     }
 }
@@ -971,10 +919,7 @@ pub unsafe extern "C" fn ayo_game_trace(
         need(summary, "summary")?;
         let mv = relative_move(g.game.position(), relative_pit)?;
         let t = g.game.trace(mv)?;
-        let end = match t.events.last() {
-            Some(Event::End { reason, .. }) => (*reason).into(),
-            _ => ayo_lap_end::None,
-        };
+        let end = t.end.into();
         let list: Vec<ayo_event> = t.events.iter().map(ayo_event::from).collect();
         // SAFETY: the caller's contract.
         unsafe { write_array(&list, 0, events, capacity, count, "events") }?;

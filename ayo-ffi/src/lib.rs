@@ -28,7 +28,9 @@
 #![allow(non_camel_case_types)]
 
 mod database;
+mod errors;
 mod game;
+mod messages;
 mod player;
 mod result;
 mod rules;
@@ -36,6 +38,7 @@ mod util;
 
 pub use database::*;
 pub use game::*;
+pub use messages::*;
 pub use player::*;
 pub use result::*;
 pub use rules::*;

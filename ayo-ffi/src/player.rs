@@ -8,10 +8,10 @@
 use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::str::FromStr;
-use std::time::Duration;
 
 use ayo_core::players::{self, Agent, Analysis, Bound, Budget, Kind, Level, MoveValue, Value};
 use ayo_core::{Game, Status};
+use ayo_solve::engine::Engine;
 use ayo_solve::perfect::Perfect;
 
 use crate::game::ayo_game;
@@ -30,6 +30,9 @@ pub const AYO_VALUE_SEED: i32 = 100;
 pub const AYO_VALUE_WIN: i32 = 1_000_000;
 /// The longest time budget, in milliseconds (one day).
 pub const AYO_MAX_BUDGET_MS: u64 = 86_400_000;
+/// The largest node budget (a billion positions, simulations or expanded
+/// boards).
+pub const AYO_MAX_BUDGET_NODES: u64 = 1_000_000_000;
 
 /// A computer player (opaque): a random, greedy, alpha-beta, MCTS or
 /// `perfect` (endgame databases and exact search) player with its budget, seed and search state (random number generator,
@@ -55,29 +58,6 @@ pub struct ayo_player {
     last_error: LastError,
 }
 
-/// The agent behind a player: one of `ayo_core::players`, or a `perfect`
-/// player (kept apart so that `ayo_player_last_source` can ask it).
-enum Engine {
-    Core(Box<dyn Agent>),
-    Perfect(Box<Perfect>),
-}
-
-impl Engine {
-    fn agent(&self) -> &dyn Agent {
-        match self {
-            Engine::Core(a) => a.as_ref(),
-            Engine::Perfect(p) => p.as_ref(),
-        }
-    }
-
-    fn agent_mut(&mut self) -> &mut dyn Agent {
-        match self {
-            Engine::Core(a) => a.as_mut(),
-            Engine::Perfect(p) => p.as_mut(),
-        }
-    }
-}
-
 impl HasLastError for ayo_player {
     fn last_error_mut(&mut self) -> &mut LastError {
         &mut self.last_error
@@ -85,17 +65,10 @@ impl HasLastError for ayo_player {
 }
 
 impl ayo_player {
-    fn boxed(agent: Box<dyn Agent>) -> *mut ayo_player {
-        ayo_player::with_engine(Engine::Core(agent))
-    }
-
-    pub(crate) fn boxed_perfect(perfect: Perfect) -> *mut ayo_player {
-        ayo_player::with_engine(Engine::Perfect(Box::new(perfect)))
-    }
-
-    fn with_engine(engine: Engine) -> *mut ayo_player {
+    /// A new handle for `engine` (an agent, or a `Perfect` player).
+    pub(crate) fn boxed(engine: impl Into<Engine>) -> *mut ayo_player {
         Box::into_raw(Box::new(ayo_player {
-            engine,
+            engine: engine.into(),
             broken: false,
             last_analysis: None,
             last_error: LastError::default(),
@@ -104,10 +77,7 @@ impl ayo_player {
 
     /// The `perfect` player behind this handle, if it is one.
     pub(crate) fn perfect(&self) -> Option<&Perfect> {
-        match &self.engine {
-            Engine::Perfect(p) => Some(p),
-            Engine::Core(_) => None,
-        }
+        self.engine.perfect()
     }
 
     /// Whether a panic left the player unusable.
@@ -174,45 +144,32 @@ pub enum ayo_budget_kind {
     /// simulations. 1 to `UINT32_MAX`.
     Depth = 0,
     /// Visit at most about this many positions (alpha-beta) or run this many
-    /// simulations (MCTS). At least 1.
+    /// simulations (MCTS). 1 to `AYO_MAX_BUDGET_NODES`.
     Nodes = 1,
     /// Stop after this many milliseconds of wall time, 1 to
     /// `AYO_MAX_BUDGET_MS` (not reproducible across machines or runs).
     Milliseconds = 2,
 }
 
-/// The budget of `budget_kind` and `amount`, checked as the Python binding
-/// checks it.
+/// The budget of `budget_kind` and `amount`, checked by
+/// `ayo_core::players::Budget` (as the Python binding checks it).
 pub(crate) fn budget(budget_kind: i32, amount: u64) -> Result<Budget, Fail> {
-    let bad = |why: String| Fail::new(ayo_result::BadBudget, why);
-    match budget_kind {
-        k if k == ayo_budget_kind::Depth as i32 => match u32::try_from(amount) {
-            Ok(d) if d >= 1 => Ok(Budget::Depth(d)),
-            _ => Err(bad(format!(
-                "a depth budget is 1 to {} plies, not {amount}",
-                u32::MAX
-            ))),
-        },
-        k if k == ayo_budget_kind::Nodes as i32 => {
-            if amount >= 1 {
-                Ok(Budget::Nodes(amount))
-            } else {
-                Err(bad("a node budget is at least 1 node".to_owned()))
-            }
-        }
+    let checked = match budget_kind {
+        k if k == ayo_budget_kind::Depth as i32 => Budget::checked_depth(amount.into()),
+        k if k == ayo_budget_kind::Nodes as i32 => Budget::checked_nodes(amount.into()),
         k if k == ayo_budget_kind::Milliseconds as i32 => {
-            if (1..=AYO_MAX_BUDGET_MS).contains(&amount) {
-                Ok(Budget::Time(Duration::from_millis(amount)))
-            } else {
-                Err(bad(format!(
-                    "a time budget is 1 to {AYO_MAX_BUDGET_MS} ms, not {amount}"
-                )))
-            }
+            Budget::checked_time(amount as f64 / 1000.0)
         }
-        k => Err(bad(format!(
-            "{k} is not a budget kind; expected AYO_BUDGET_KIND_DEPTH (0), _NODES (1) or _MILLISECONDS (2)"
-        ))),
-    }
+        k => {
+            return Err(Fail::new(
+                ayo_result::BadBudget,
+                format!(
+                    "{k} is not a budget kind; expected AYO_BUDGET_KIND_DEPTH (0), _NODES (1) or _MILLISECONDS (2)"
+                ),
+            ))
+        }
+    };
+    checked.map_err(|e| Fail::new(ayo_result::BadBudget, e.to_string()))
 }
 
 /// What a value is known to be.
@@ -422,8 +379,8 @@ pub unsafe extern "C" fn ayo_player_new_level(
 ///
 /// `AYO_RESULT_UNKNOWN_PLAYER_KIND` for a `kind` outside the enum;
 /// `AYO_RESULT_BAD_BUDGET` for a `budget_kind` outside the enum or an amount
-/// out of its range (depth 1..=`UINT32_MAX`, nodes at least 1, milliseconds
-/// 1..=`AYO_MAX_BUDGET_MS`).
+/// out of its range (depth 1..=`UINT32_MAX`, nodes 1..=`AYO_MAX_BUDGET_NODES`,
+/// milliseconds 1..=`AYO_MAX_BUDGET_MS`: the limits of every binding).
 ///
 /// Thread safety: may be called from any thread at any time.
 ///
@@ -716,12 +673,18 @@ pub unsafe extern "C" fn ayo_value_text(
 
 const _: () = assert!(AYO_LEVEL_COUNT == Level::ALL.len());
 const _: () = assert!(AYO_VALUE_SEED == Value::SEED && AYO_VALUE_WIN == Value::WIN);
+const _: () = assert!(
+    AYO_MAX_BUDGET_NODES == Budget::MAX_NODES
+        && AYO_MAX_BUDGET_MS == Budget::MAX_TIME.as_secs() * 1000
+        && Budget::MAX_TIME.subsec_nanos() == 0
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::{ayo_game_free, ayo_game_load_position, ayo_game_new, ayo_game_play};
     use crate::rules::{ayo_rules_free, ayo_rules_new_preset};
+    use ayo_core::players::BudgetError;
     use ayo_core::{Move, Rules};
     use std::ptr::{null, null_mut};
 
@@ -902,6 +865,8 @@ mod tests {
             (1, 0),
             (2, 0),
             (2, AYO_MAX_BUDGET_MS + 1),
+            (1, AYO_MAX_BUDGET_NODES + 1),
+            (1, u64::MAX),
             (3, 5),
             (-1, 5),
         ] {
@@ -909,10 +874,15 @@ mod tests {
             assert_eq!(r, ayo_result::BadBudget, "{bk} {amount}");
         }
         assert_eq!(p, sentinel, "out-parameter untouched on failure");
+        // The detail is ayo-core's, as Python shows it.
+        let fail = budget(ayo_budget_kind::Nodes as i32, 0).unwrap_err();
+        assert_eq!(fail.message, BudgetError::Nodes(0).to_string());
+        let fail = budget(ayo_budget_kind::Milliseconds as i32, 0).unwrap_err();
+        assert_eq!(fail.message, BudgetError::Time(0.0).to_string());
         // The extremes that are allowed.
         for (bk, amount) in [
             (0, u64::from(u32::MAX)),
-            (1, u64::MAX),
+            (1, AYO_MAX_BUDGET_NODES),
             (2, AYO_MAX_BUDGET_MS),
         ] {
             let r = unsafe { ayo_player_new_kind(0, bk, amount, 0, &mut p) };
@@ -1051,7 +1021,7 @@ mod tests {
 
     #[test]
     fn a_panic_breaks_the_player_for_good() {
-        let p = ayo_player::boxed(Box::new(Faulty(0)));
+        let p = ayo_player::boxed(Box::new(Faulty(0)) as Box<dyn Agent>);
         let g = new_game("ayo");
         let mut pit = 0u8;
         assert_eq!(unsafe { ayo_player_choose(p, g, &mut pit) }, ayo_result::Ok);

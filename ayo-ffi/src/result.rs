@@ -1,11 +1,4 @@
-//! Result codes and their messages.
-
-use std::ffi::c_char;
-
-use ayo_core::{IllegalMove, RulesError};
-use ayo_solve::DbError;
-
-use crate::util::{guard, write_str, Fail};
+//! Result codes (stable numbers) and the fields of a record that failed to parse.
 
 /// The result of every fallible call.
 ///
@@ -194,138 +187,30 @@ impl ayo_result {
     }
 }
 
-impl From<IllegalMove> for Fail {
-    fn from(e: IllegalMove) -> Fail {
-        let code = match e {
-            IllegalMove::PitOutOfRange { .. } => ayo_result::PitOutOfRange,
-            IllegalMove::ActionOutOfRange { .. } => ayo_result::ActionOutOfRange,
-            IllegalMove::NotMoversPit { .. } => ayo_result::NotMoversPit,
-            IllegalMove::EmptyPit { .. } => ayo_result::EmptyPit,
-            IllegalMove::EndlessRelay { .. } => ayo_result::EndlessRelay,
-            IllegalMove::DoesNotFeed { .. } => ayo_result::DoesNotFeed,
-            IllegalMove::GameOver => ayo_result::GameOver,
-            IllegalMove::Truncated => ayo_result::Truncated,
-        };
-        Fail::new(code, e.to_string())
-    }
-}
-
-impl From<RulesError> for Fail {
-    fn from(e: RulesError) -> Fail {
-        let code = match e {
-            RulesError::Invalid { .. } => ayo_result::InvalidRules,
-            RulesError::UnknownPreset { .. } => ayo_result::UnknownPreset,
-            RulesError::UnknownParam { .. } => ayo_result::UnknownParam,
-            RulesError::BadValue { .. } => ayo_result::BadParamValue,
-        };
-        Fail::new(code, e.to_string())
-    }
-}
-
-impl From<DbError> for Fail {
-    fn from(e: DbError) -> Fail {
-        let code = match e {
-            DbError::UnsupportedRules { .. } => ayo_result::DatabaseUnsupportedRules,
-            DbError::Missing { .. } => ayo_result::DatabaseMissing,
-            DbError::BadMagic { .. }
-            | DbError::Version { .. }
-            | DbError::RulesMismatch { .. }
-            | DbError::LayerMismatch { .. }
-            | DbError::CountMismatch { .. }
-            | DbError::Length { .. }
-            | DbError::TruncatedHeader { .. }
-            | DbError::HeaderChecksum { .. }
-            | DbError::DataChecksum { .. } => ayo_result::DatabaseDamaged,
-            DbError::Io { .. } => ayo_result::DatabaseIo,
-            DbError::LayerTooLarge { .. } => ayo_result::InvalidArgument,
-        };
-        Fail::new(code, e.to_string())
-    }
-}
-
-/// Writes a one-line English description of result `code` into `buf`.
-///
-/// `code` is an `int32_t` rather than an `ayo_result` so that any integer can
-/// be passed safely; an unknown code writes nothing and returns
-/// `AYO_RESULT_INVALID_ARGUMENT`.
-///
-/// Text out-parameters, here and everywhere: `buf` receives the text and a
-/// terminating NUL; `len` is the capacity of `buf` in bytes. On success
-/// `*written` is the text's length without the NUL. When `len` is too small
-/// nothing is written to `buf`, `*written` is the size needed (with the NUL)
-/// and the result is `AYO_RESULT_BUFFER_TOO_SMALL`; `buf` may be NULL when
-/// `len` is 0, to ask for the size.
-///
-/// Ownership: `buf` and `written` are the caller's; nothing is kept.
-///
-/// Thread safety: may be called from any thread at any time.
-///
-/// # Safety
-/// `buf` must be NULL or point to `len` writable bytes; `written` must be NULL
-/// or point to a writable `size_t`.
-#[no_mangle]
-pub unsafe extern "C" fn ayo_result_message(
-    code: i32,
-    buf: *mut c_char,
-    len: usize,
-    written: *mut usize,
-) -> ayo_result {
-    guard(|| {
-        if written.is_null() {
-            return Err(Fail::null("written"));
-        }
-        let r = ayo_result::from_code(code)
-            .ok_or_else(|| Fail::new(ayo_result::InvalidArgument, "unknown result code"))?;
-        // SAFETY: the caller's contract for buf/len/written.
-        unsafe { write_str(r.message(), buf, len, written) }
-    })
-}
-
-/// The name of result `code` as it appears in this header (e.g.
-/// `"AYO_RESULT_EMPTY_PIT"`), or NULL for an unknown code.
-///
-/// Ownership: the string is static; do not free it.
-///
-/// Thread safety: may be called from any thread at any time.
-#[no_mangle]
-pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
-    let name: &'static std::ffi::CStr = match ayo_result::from_code(code) {
-        None => return std::ptr::null(),
-        Some(r) => match r {
-            ayo_result::Ok => c"AYO_RESULT_OK",
-            ayo_result::NullArgument => c"AYO_RESULT_NULL_ARGUMENT",
-            ayo_result::InvalidUtf8 => c"AYO_RESULT_INVALID_UTF8",
-            ayo_result::BufferTooSmall => c"AYO_RESULT_BUFFER_TOO_SMALL",
-            ayo_result::Panic => c"AYO_RESULT_PANIC",
-            ayo_result::InvalidArgument => c"AYO_RESULT_INVALID_ARGUMENT",
-            ayo_result::UnknownPreset => c"AYO_RESULT_UNKNOWN_PRESET",
-            ayo_result::UnknownParam => c"AYO_RESULT_UNKNOWN_PARAM",
-            ayo_result::BadParamValue => c"AYO_RESULT_BAD_PARAM_VALUE",
-            ayo_result::InvalidRules => c"AYO_RESULT_INVALID_RULES",
-            ayo_result::InvalidPosition => c"AYO_RESULT_INVALID_POSITION",
-            ayo_result::MalformedRecord => c"AYO_RESULT_MALFORMED_RECORD",
-            ayo_result::PitOutOfRange => c"AYO_RESULT_PIT_OUT_OF_RANGE",
-            ayo_result::ActionOutOfRange => c"AYO_RESULT_ACTION_OUT_OF_RANGE",
-            ayo_result::NotMoversPit => c"AYO_RESULT_NOT_MOVERS_PIT",
-            ayo_result::EmptyPit => c"AYO_RESULT_EMPTY_PIT",
-            ayo_result::EndlessRelay => c"AYO_RESULT_ENDLESS_RELAY",
-            ayo_result::DoesNotFeed => c"AYO_RESULT_DOES_NOT_FEED",
-            ayo_result::GameOver => c"AYO_RESULT_GAME_OVER",
-            ayo_result::Truncated => c"AYO_RESULT_TRUNCATED",
-            ayo_result::NothingToUndo => c"AYO_RESULT_NOTHING_TO_UNDO",
-            ayo_result::GameNotOver => c"AYO_RESULT_GAME_NOT_OVER",
-            ayo_result::NoRecordError => c"AYO_RESULT_NO_RECORD_ERROR",
-            ayo_result::UnknownLevel => c"AYO_RESULT_UNKNOWN_LEVEL",
-            ayo_result::UnknownPlayerKind => c"AYO_RESULT_UNKNOWN_PLAYER_KIND",
-            ayo_result::BadBudget => c"AYO_RESULT_BAD_BUDGET",
-            ayo_result::NoAnalysis => c"AYO_RESULT_NO_ANALYSIS",
-            ayo_result::PlayerBroken => c"AYO_RESULT_PLAYER_BROKEN",
-            ayo_result::NotPerfect => c"AYO_RESULT_NOT_PERFECT",
-            ayo_result::DatabaseUnsupportedRules => c"AYO_RESULT_DATABASE_UNSUPPORTED_RULES",
-            ayo_result::DatabaseMissing => c"AYO_RESULT_DATABASE_MISSING",
-            ayo_result::DatabaseDamaged => c"AYO_RESULT_DATABASE_DAMAGED",
-            ayo_result::DatabaseIo => c"AYO_RESULT_DATABASE_IO",
-        },
-    };
-    name.as_ptr()
+/// The field of a record that failed to parse (see `ayo_game_last_record_error`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ayo_record_field {
+    /// A field this version of the header does not name.
+    Other = 0,
+    /// The rules (preset and overrides).
+    Rules = 1,
+    /// The board.
+    Board = 2,
+    /// The stores.
+    Stores = 3,
+    /// The player to move.
+    ToMove = 4,
+    /// The no-capture counter.
+    NoCapture = 5,
+    /// The ply counter.
+    Ply = 6,
+    /// The ` | ` between a game's start position and its moves.
+    Separator = 7,
+    /// A move of a game record (not a number 1..=6, or illegal there).
+    Move = 8,
+    /// The fields parse but do not make a valid position for the rules.
+    Position = 9,
+    /// Text missing or left over at the end.
+    End = 10,
 }

@@ -42,7 +42,7 @@ pub const AYO_PARAM_COUNT: usize = 13;
 pub const AYO_PRESET_COUNT: usize = 4;
 
 /// Makes the rules of a named preset: `"ayoayo"`, `"ayo"`, `"olopon"` or
-/// `"oware"` (RULES.md, "Presets").
+/// `"oware"` (docs/rules.md, "Presets").
 ///
 /// Returns `AYO_RESULT_UNKNOWN_PRESET` for any other name. On success `*out`
 /// is a new handle that the caller owns and must release with `ayo_rules_free`.

@@ -4,8 +4,7 @@ use std::any::Any;
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::game::ayo_record_field;
-use crate::result::ayo_result;
+use crate::result::{ayo_record_field, ayo_result};
 
 /// A failed call: its code, a detailed message, and for record errors where.
 #[derive(Clone, Debug, PartialEq, Eq)]

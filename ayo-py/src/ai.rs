@@ -10,15 +10,15 @@
 
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use ayo_core::players::{self, Agent, Bound as SearchBound, Budget, Kind, Level, Value};
 use ayo_core::{Game, Move};
+use ayo_solve::engine::Engine;
 use ayo_solve::perfect::Perfect;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::errors;
+use crate::errors::{self, AyoError};
 use crate::solve::PyDatabase;
 
 /// The name of a bound, as Python sees it.
@@ -131,20 +131,18 @@ fn analysis(a: players::Analysis) -> PyAnalysis {
     }
 }
 
-/// The Rust player behind a `Player`: one of ayo-core's, or ayo-solve's
-/// `perfect` (kept as itself, so that its last source can be asked).
-enum Engine {
-    Core(Box<dyn Agent>),
-    Perfect(Box<Perfect>),
-}
-
-impl Engine {
-    fn agent(&mut self) -> &mut dyn Agent {
-        match self {
-            Engine::Core(a) => a.as_mut(),
-            Engine::Perfect(p) => p.as_mut(),
-        }
-    }
+/// The budget of at most one of `depth`, `nodes` and `time` (seconds), checked
+/// by ayo-core (`Budget::checked`, the C binding's check); `default` when none
+/// is given.
+fn budget_of(
+    depth: Option<i128>,
+    nodes: Option<i128>,
+    time: Option<f64>,
+    default: Budget,
+) -> PyResult<Budget> {
+    Budget::checked(depth, nodes, time)
+        .map(|b| b.unwrap_or(default))
+        .map_err(|e| AyoError::new_err(e.to_string()))
 }
 
 /// A computer player: a level (1..8 or "max"), a kind with a budget, or
@@ -226,7 +224,7 @@ impl PyPlayer {
             let mut guard = agent
                 .lock()
                 .map_err(|_| PyRuntimeError::new_err("the player failed in an earlier call"))?;
-            Ok(f(guard.agent(), &game))
+            Ok(f(guard.agent_mut(), &game))
         })
     }
 }
@@ -243,7 +241,7 @@ impl PyPlayer {
         };
         let (kind, budget) = level.spec();
         Ok(PyPlayer {
-            agent: Arc::new(Mutex::new(Engine::Core(level.player(seed)))),
+            agent: Arc::new(Mutex::new(Engine::from(level.player(seed)))),
             name: players::levels::describe(level),
             level: Some(level.to_string()),
             kind: kind.name(),
@@ -254,46 +252,25 @@ impl PyPlayer {
     }
 
     /// A player of `kind` ("random", "greedy", "alphabeta" or "mcts") with
-    /// at most one budget: `depth` plies, `nodes` (MCTS: simulations) or
-    /// `time` seconds (not reproducible); default depth 4.
+    /// at most one budget: `depth` plies (1 to 2**32 - 1), `nodes` (MCTS:
+    /// simulations; 1 to 10**9) or `time` seconds (more than 0, at most
+    /// 86400; not reproducible); default depth 4. Any other budget raises
+    /// `AyoError` with ayo-core's message (the C library's limits).
     #[staticmethod]
     #[pyo3(signature = (kind, *, depth = None, nodes = None, time = None, seed = 0))]
     fn from_kind(
         kind: &str,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        depth: Option<i128>,
+        nodes: Option<i128>,
         time: Option<f64>,
         seed: u64,
     ) -> PyResult<Self> {
         let kind = Kind::from_str(kind).map_err(PyValueError::new_err)?;
-        let budget = match (depth, nodes, time) {
-            (None, None, None) => Budget::Depth(4),
-            (Some(d), None, None) if d >= 1 => Budget::Depth(d),
-            (None, Some(n), None) if n >= 1 => Budget::Nodes(n),
-            (None, None, Some(t)) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
-                Budget::Time(Duration::from_secs_f64(t))
-            }
-            (d, n, t)
-                if [d.is_some(), n.is_some(), t.is_some()]
-                    .iter()
-                    .filter(|x| **x)
-                    .count()
-                    > 1 =>
-            {
-                return Err(PyValueError::new_err(
-                    "give at most one of depth, nodes and time",
-                ));
-            }
-            _ => {
-                return Err(PyValueError::new_err(
-                    "depth and nodes must be at least 1, time between 0 and 86400 seconds",
-                ))
-            }
-        };
+        let budget = budget_of(depth, nodes, time, Budget::Depth(4))?;
         let agent = players::new_player(kind, budget, seed);
         let name = agent.name();
         Ok(PyPlayer {
-            agent: Arc::new(Mutex::new(Engine::Core(agent))),
+            agent: Arc::new(Mutex::new(Engine::from(agent))),
             name,
             level: None,
             kind: kind.name(),
@@ -306,8 +283,8 @@ impl PyPlayer {
     /// The `perfect` level: optimal moves over `database` (shared, not
     /// copied). Each move's exact value is read from the databases when the
     /// board is held, else searched above them within `nodes` expanded
-    /// boards or `time` seconds a move (at most one; default 2,000,000
-    /// nodes). Where that cannot answer (rules other than the databases',
+    /// boards or `time` seconds a move (at most one, checked as for
+    /// `from_kind`; default 2,000,000 nodes). Where that cannot answer (rules other than the databases',
     /// or the budget ran out) it plays as level "max" (with a time budget:
     /// alpha-beta with the same time); `source` says which. Values in
     /// `analyze` are exact final seed differences (play to the end).
@@ -315,29 +292,16 @@ impl PyPlayer {
     #[pyo3(signature = (database, *, nodes = None, time = None, seed = 0))]
     fn perfect(
         database: Bound<'_, PyDatabase>,
-        nodes: Option<u64>,
+        nodes: Option<i128>,
         time: Option<f64>,
         seed: u64,
     ) -> PyResult<Self> {
-        let budget = match (nodes, time) {
-            (None, None) => Budget::Nodes(ayo_solve::perfect::DEFAULT_NODES),
-            (Some(n), None) if n >= 1 => Budget::Nodes(n),
-            (None, Some(t)) if t.is_finite() && t > 0.0 && t <= 86_400.0 => {
-                Budget::Time(Duration::from_secs_f64(t))
-            }
-            (Some(_), Some(_)) => {
-                return Err(PyValueError::new_err("give at most one of nodes and time"))
-            }
-            _ => {
-                return Err(PyValueError::new_err(
-                    "nodes must be at least 1, time between 0 and 86400 seconds",
-                ))
-            }
-        };
+        let default = Budget::Nodes(ayo_solve::perfect::DEFAULT_NODES);
+        let budget = budget_of(None, nodes, time, default)?;
         let perfect = Perfect::new(Arc::clone(&database.get().db), budget, seed);
         let name = perfect.name();
         Ok(PyPlayer {
-            agent: Arc::new(Mutex::new(Engine::Perfect(Box::new(perfect)))),
+            agent: Arc::new(Mutex::new(Engine::from(perfect))),
             name,
             level: Some("perfect".to_string()),
             kind: "perfect",
@@ -358,10 +322,7 @@ impl PyPlayer {
             let guard = agent
                 .lock()
                 .map_err(|_| PyRuntimeError::new_err("the player failed in an earlier call"))?;
-            Ok(match &*guard {
-                Engine::Perfect(p) => Some(p.last_source().name()),
-                Engine::Core(_) => None,
-            })
+            Ok(guard.last_source().map(|s| s.name()))
         })
     }
 
@@ -469,4 +430,16 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAnalysis>()?;
     m.add_class::<PyMoveValue>()?;
     Ok(())
+}
+
+impl PyPlayer {
+    /// The level this player was made from (not `perfect`), if any.
+    pub(crate) fn level_value(&self) -> Option<Level> {
+        self.level.as_deref().and_then(|l| Level::from_str(l).ok())
+    }
+
+    /// The kind and budget of a player made by kind (`None` for `perfect`).
+    pub(crate) fn spec(&self) -> Option<(Kind, Budget)> {
+        Kind::from_str(self.kind).ok().map(|k| (k, self.budget))
+    }
 }

@@ -49,6 +49,13 @@ pyo3::create_exception!(
      `path` the file (or None)."
 );
 
+pyo3::create_exception!(
+    ayo._ayo,
+    EpisodeOverError,
+    AyoError,
+    "An episode was stepped after it ended (or before its first reset), with no autoreset."
+);
+
 /// Sets attributes on a freshly made exception; an attribute that cannot be set
 /// (which does not happen for these exception types) is left out.
 fn with_attrs<'py>(py: Python<'py>, err: PyErr, attrs: &[(&str, Bound<'py, PyAny>)]) -> PyErr {
@@ -164,5 +171,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;
     m.add("DatabaseError", py.get_type::<DatabaseError>())?;
+    m.add("EpisodeOverError", py.get_type::<EpisodeOverError>())?;
+    // The batch's name for it, kept for callers of earlier versions.
+    m.add("VecEpisodeOverError", py.get_type::<EpisodeOverError>())?;
     Ok(())
 }

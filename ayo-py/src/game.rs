@@ -1,6 +1,6 @@
 //! `Game` and `Outcome`: a game with its history, over the core's `Game`.
 
-use ayo_core::trace::{Event, LapEnd, Trace};
+use ayo_core::trace::{LapEnd, Trace};
 use ayo_core::{
     record, EndReason, Game, IllegalMove, Move, Outcome, Player, Position, Rules, Setup, Status,
 };
@@ -121,9 +121,14 @@ pub(crate) struct PyGame {
 }
 
 impl PyGame {
-    /// The game itself, for the environment's hot path (`env.rs`).
-    pub(crate) fn inner_mut(&mut self) -> &mut Game {
-        &mut self.inner
+    /// A Python game holding `game`.
+    pub(crate) fn from_game(game: Game) -> PyGame {
+        PyGame { inner: game }
+    }
+
+    /// The game itself.
+    pub(crate) fn inner(&self) -> &Game {
+        &self.inner
     }
 }
 
@@ -536,10 +541,7 @@ impl PyGame {
     /// ("empty_pit", "occupied", "made_four" or "two_three").
     fn trace_summary<'py>(&self, py: Python<'py>, action: Int) -> PyResult<Bound<'py, PyDict>> {
         let t = self.trace_of(py, &action)?;
-        let end = t.events.iter().rev().find_map(|e| match e {
-            Event::End { reason, .. } => Some(lap_end_name(*reason)),
-            _ => None,
-        });
+        let end = lap_end_name(t.end);
         let d = PyDict::new(py);
         d.set_item("laps", t.laps)?;
         d.set_item("last_pit", t.last_pit)?;

@@ -110,17 +110,7 @@ impl PyRules {
 
     /// The preset these rules are closest to, and the parameters that differ from it.
     fn base(&self) -> (Preset, Vec<&'static str>) {
-        let text = ayo_core::record::rules_to_text(&self.inner);
-        let name = text.split('[').next().unwrap_or_default();
-        let preset = name.parse::<Preset>().unwrap_or(Preset::Ayoayo);
-        let base = preset.params();
-        let p = self.inner.params();
-        let diffs = PARAM_NAMES
-            .iter()
-            .copied()
-            .filter(|n| base.get(n) != p.get(n))
-            .collect();
-        (preset, diffs)
+        self.inner.closest_preset()
     }
 
     /// The text value of a word-valued parameter (`capture`, `feeding`, …).

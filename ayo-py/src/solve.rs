@@ -3,21 +3,23 @@
 //!
 //! Only translation: building, loading, checking and searching are
 //! ayo-solve's. Inputs are converted first; the long work (building,
-//! verifying, searching) runs with the GIL released, on a local rayon pool
-//! when `threads` is given. Every `ayo_solve::DbError` becomes an
-//! `ayo.DatabaseError` with the same text.
+//! verifying, searching) runs with the GIL released, building and verifying
+//! on a rayon pool of `threads` threads by the rule of `ayo_core::threads`
+//! (None or 0: every core; at most `MAX_THREADS`, as in C). Every
+//! `ayo_solve::DbError` becomes an `ayo.DatabaseError` with the same text.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use ayo_core::{record, Position, Rules};
+use ayo_solve::threads::run_on_threads;
 use ayo_solve::{solve_rules, Database, LayerReport, Solver, VerifyReport};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::errors;
+use crate::errors::{self, AyoError};
 use crate::rules::PyRules;
 
 /// The node budget of `Database.value` and `Database.move_values` when none
@@ -134,19 +136,19 @@ pub(crate) struct PyDatabase {
     reports: Vec<PyLayerReport>,
 }
 
-/// Runs `f` on a local pool of `threads` workers (rayon's global pool when None).
-fn on_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
-    match threads {
-        None => Ok(f()),
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
-        Some(t) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .map_err(|e| PyValueError::new_err(format!("cannot start {t} threads: {e}")))?;
-            Ok(pool.install(f))
-        }
-    }
+/// Runs `f` on a pool of `threads` threads (`ayo_solve::threads`); a count
+/// against the rule is an `AyoError`, raised before any thread starts.
+fn on_threads<T: Send>(threads: Option<i64>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    run_on_threads(threads, f).map_err(|e| AyoError::new_err(e.to_string()))
+}
+
+/// The thread count of `threads` by the rule of `Database.build` and
+/// `Database.verify` (and `ayo solve --threads`): None or 0 is every core,
+/// else 1 to `MAX_THREADS`; raises `AyoError` (a ValueError) otherwise.
+#[pyfunction]
+#[pyo3(signature = (threads = None))]
+fn thread_count(threads: Option<i64>) -> PyResult<usize> {
+    ayo_core::threads::thread_count(threads).map_err(|e| AyoError::new_err(e.to_string()))
 }
 
 /// Rules from a Python `Rules`, a preset name or a rules record.
@@ -232,8 +234,9 @@ impl PyDatabase {
     /// are reused, so an interrupted build resumes; a file that does not
     /// check out raises `DatabaseError` and is never overwritten.
     ///
-    /// `threads` workers (default: one per core), `progress` draws progress
-    /// bars and a line per layer on standard error. The GIL is released
+    /// `threads` workers (None or 0: one per core; at most `MAX_THREADS`,
+    /// else `AyoError`), `progress` draws progress bars and a line per layer
+    /// on standard error. The GIL is released
     /// while building (so Ctrl-C is seen when the build returns). The
     /// layers' reports are in `reports`.
     #[staticmethod]
@@ -243,7 +246,7 @@ impl PyDatabase {
         rules: &Bound<'_, PyAny>,
         max_seeds: usize,
         dir: Option<PathBuf>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         progress: bool,
     ) -> PyResult<Self> {
         let rules = rules_arg(rules)?;
@@ -346,7 +349,7 @@ impl PyDatabase {
         py: Python<'_>,
         progress: bool,
         from_seeds: usize,
-        threads: Option<usize>,
+        threads: Option<i64>,
     ) -> PyResult<PyVerifyReport> {
         let db = Arc::clone(&self.db);
         py.detach(move || {
@@ -417,5 +420,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDatabase>()?;
     m.add_class::<PyLayerReport>()?;
     m.add_class::<PyVerifyReport>()?;
+    m.add_function(wrap_pyfunction!(thread_count, m)?)?;
+    m.add("MAX_THREADS", ayo_core::threads::MAX_THREADS)?;
     Ok(())
 }

@@ -41,13 +41,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use ayo_core::{Player, Position, Repetition, RuleParams, Rules, Setup, StuckSeeds, PITS};
+use ayo_core::{EndReason, Player, Position, Repetition, RuleParams, Rules, Setup, PITS};
 
 pub mod build;
 pub mod db;
+pub mod engine;
 pub mod index;
 pub mod perfect;
 pub mod search;
+pub mod threads;
 
 pub use build::{Database, LayerReport, VerifyReport};
 pub use db::{DbError, Layer};
@@ -109,13 +111,13 @@ pub fn own_side_split(board: &[u8; PITS]) -> i32 {
     south - north
 }
 
-/// The value for the player to move (South) when they have no legal move.
+/// The value for the player to move (South) when they have no legal move:
+/// the final scores of the core's end-of-game rule (the stuck-seeds rule,
+/// [`ayo_core::Position::final_outcome`]), South's minus North's.
 #[inline]
 pub fn stuck_value(rules: &Rules, board: &[u8; PITS]) -> i32 {
-    match rules.stuck_seeds() {
-        StuckSeeds::ToOpponent => -(seeds(board) as i32),
-        StuckSeeds::OwnSide => own_side_split(board),
-    }
+    let o = south_position(board).final_outcome(rules, EndReason::NoLegalMove);
+    i32::from(o.scores[0]) - i32::from(o.scores[1])
 }
 
 /// A child of a South-to-move position with empty stores, seen from the

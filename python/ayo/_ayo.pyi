@@ -9,13 +9,15 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "MAX_THREADS",
     "NUM_ACTIONS",
     "PARAM_NAMES",
     "Analysis",
     "AyoError",
     "Database",
     "DatabaseError",
-    "EnvCore",
+    "EpisodeCore",
+    "EpisodeOverError",
     "Game",
     "IllegalMoveError",
     "LayerReport",
@@ -31,6 +33,7 @@ __all__ = [
     "VerifyReport",
     "__version__",
     "perft",
+    "thread_count",
 ]
 
 __version__: Final[str]
@@ -334,6 +337,17 @@ class VerifyReport:
     @property
     def ok(self) -> bool: ...
 
+#: The most threads ``Database.build`` and ``Database.verify`` take
+#: (``AYO_MAX_THREADS`` in C).
+MAX_THREADS: Final[int]
+
+def thread_count(threads: int | None = None) -> int:
+    """The threads a ``threads=`` of ``Database.build`` / ``verify`` means.
+
+    None or 0 is every core, else 1 to ``MAX_THREADS``; anything else raises
+    ``AyoError``.
+    """
+
 @final
 class Database:
     """Endgame databases of one rule set, and an exact search above them."""
@@ -373,30 +387,60 @@ class Database:
         self, position: Game | str, *, nodes: int | None = ...
     ) -> dict[int, int] | None: ...
 
-# --- The single environment's hot path (ayo-py/src/env.rs; used by ayo.envs) ----
+# --- One episode (ayo-py/src/env.rs over ayo_core::episode; used by ayo.envs and
+# ayo.pettingzoo) ---------------------------------------------------------------
+
+class EpisodeOverError(AyoError):
+    """An episode was stepped after it ended (or before its first reset), with no autoreset."""
 
 @final
-class EnvCore:
-    """The random opponent's stream and one-call steps of ``ayo/Ayo-v0``."""
+class EpisodeCore:
+    """One episode of Ayo for the single-agent and two-agent environments."""
 
-    def __new__(cls, seed: int, seat: int, absolute: bool, seed_difference: bool) -> EnvCore: ...
-    def __getnewargs__(self) -> tuple[int, int, bool, bool]: ...
+    def __new__(
+        cls,
+        rules: Rules | str,
+        *,
+        opponent: Literal["random", "external", "self_play"] = "random",
+        agent_seat: str = "0",
+        perspective: str = "mover",
+        reward: str = "win_loss",
+        illegal_action: str = "raise",
+        illegal_penalty: float = -1.0,
+        max_steps: int | None = None,
+    ) -> EpisodeCore: ...
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]: ...
     def __getstate__(self) -> str: ...
     def __setstate__(self, state: str) -> None: ...
     def seed(self, seed: int) -> None: ...
-    @property
-    def seat(self) -> int: ...
-    @seat.setter
-    def seat(self, seat: int) -> None: ...
-    def opponent_turns(self, game: Game) -> list[int]: ...
+    def reset(
+        self,
+        game: Game | None = None,
+        agent_seat: int | None = None,
+        opponent: Any = None,
+    ) -> tuple[dict[str, Any], dict[str, Any]]: ...
     def step(
-        self, game: Game, action: SupportsIndex
-    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]] | None: ...
+        self, action: Any, opponent: Any = None
+    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]: ...
+    def turn(
+        self, action: Any
+    ) -> tuple[tuple[float, float], bool, bool, Outcome | None, int | None]: ...
+    def observe_seat(
+        self, seat: int
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
+    def action_mask(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def agent_seat(self) -> int: ...
+    @property
+    def to_move(self) -> int: ...
+    @property
+    def done(self) -> bool: ...
 
 # --- Batched environments (ayo-py/src/vector.rs; used by ayo.vector) ---------
 
-class VecEpisodeOverError(AyoError):
-    """A batched game was stepped after its episode ended with autoreset disabled."""
+VecEpisodeOverError = EpisodeOverError
 
 @final
 class VecCore:

@@ -13,8 +13,10 @@ observing agent's own row, the other row, its store, the other store) and
 ``"action_mask"`` (``int8``, shape ``(6,)``, all 0 unless it is that agent's
 turn). Actions are 0..5, the acting agent's own pits in sowing order.
 
-Every rule comes from :class:`ayo.Game` (the Rust engine); this module only
-translates. Unlike PettingZoo's classic games, ``copy.deepcopy`` and
+The turn loop (whose move, the rewards of both agents, illegal actions,
+truncation) is the Rust core's ``ayo_core::episode`` in self-play, through
+:class:`ayo._ayo.EpisodeCore`, as for the Gymnasium environments; this module
+only shapes it as PettingZoo's AEC API. Unlike PettingZoo's classic games, ``copy.deepcopy`` and
 ``pickle`` keep a game in progress: the engine's ``Game`` carries its whole
 history.
 
@@ -32,8 +34,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ayo import display
-from ayo._ayo import Game, Rules
-from ayo.envs.ayo_env import seat_view
+from ayo._ayo import EpisodeCore, Game, Rules
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
@@ -41,8 +42,6 @@ AGENTS = ("player_0", "player_1")
 
 Observation = dict[str, Any]
 
-_REWARDS = ("win_loss", "seed_difference")
-_ILLEGAL = ("raise", "penalize")
 
 
 def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
@@ -103,18 +102,22 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
         """Check the options and build the spaces (see the class docstring)."""
         super().__init__()
         self.rules = rules if isinstance(rules, Rules) else Rules(rules)
-        if perspective not in ("mover", "absolute"):
-            raise ValueError(f'perspective must be "mover" or "absolute", not {perspective!r}')
-        if reward not in _REWARDS:
-            raise ValueError(f"reward must be one of {_REWARDS}, not {reward!r}")
-        if illegal_action not in _ILLEGAL:
-            raise ValueError(f"illegal_action must be one of {_ILLEGAL}, not {illegal_action!r}")
         if max_plies is not None and (isinstance(max_plies, bool) or max_plies < 1):
             raise ValueError(f"max_plies must be a positive integer or None, not {max_plies!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
             )
+        # The core checks the other options (an AyoError, a ValueError, names the bad one).
+        self._core = EpisodeCore(
+            self.rules,
+            opponent="self_play",
+            perspective=perspective,
+            reward=reward,
+            illegal_action=illegal_action,
+            illegal_penalty=float(illegal_reward),
+            max_steps=max_plies,
+        )
         self.perspective = perspective
         self.reward_kind = reward
         self.illegal_action = illegal_action
@@ -137,20 +140,22 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
             )
             for a in AGENTS
         }
-        self.game = Game(self.rules)
-        self._over = False
-        self._start_episode(Game(self.rules))
+        self._start_episode(None)
 
-    def _start_episode(self, game: Game) -> None:
-        self.game = game
-        self._over = False
+    @property
+    def game(self) -> Game:
+        """A copy of the game being played."""
+        return self._core.game
+
+    def _start_episode(self, game: Game | None) -> None:
+        self._core.reset(game)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
-        self.agent_selection = AGENTS[self.game.to_move]
+        self.agent_selection = AGENTS[self._core.to_move]
         self._refresh_masks()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -162,10 +167,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
         return self.action_spaces[agent]
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
-        seat = AGENTS.index(agent)
-        if self._over or self.game.is_over or self.game.to_move != seat:
-            return np.zeros(self.rules.num_actions, dtype=np.int8)
-        return self.game.action_mask().astype(np.int8)
+        return self._core.observe_seat(AGENTS.index(agent))[1]  # type: ignore[no-any-return]
 
     def _refresh_masks(self) -> None:
         for agent in self.agents:
@@ -173,13 +175,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation of the current position."""
-        seat = AGENTS.index(agent)
-        board = (
-            self.game.observation("absolute")
-            if self.perspective == "absolute"
-            else seat_view(self.game, seat)
-        )
-        return {"observation": board, "action_mask": self._mask(agent)}
+        board, mask = self._core.observe_seat(AGENTS.index(agent))
+        return {"observation": board, "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game from the rules' start position.
@@ -190,28 +187,22 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
         """
         options = dict(options or {})
         position = options.pop("position", None)
-        game = Game(self.rules, position) if position is not None else Game(self.rules)
-        if game.is_over:
+        game = Game(self.rules, position) if position is not None else None
+        if game is not None and game.is_over:
             raise ValueError("the start position is already over")
         if seed is not None:
             for i, agent in enumerate(AGENTS):
                 self.action_spaces[agent].seed(seed + i)
         self._start_episode(game)
 
-    def _margins(self) -> tuple[int, int]:
-        outcome = self.game.outcome
-        if outcome is not None:
-            south, north = outcome.scores
-        else:
-            south, north = (int(s) for s in self.game.stores)
-        return int(south) - int(north), int(north) - int(south)
-
     def step(self, action: int | None) -> None:
         """Play ``action`` (0..5) for ``agent_selection``.
 
         A dead agent's step (``None`` after the game ended) removes it, as the
-        AEC API requires. An illegal action raises :class:`ayo.IllegalMoveError`
-        (state unchanged) or is penalized (``illegal_action``).
+        AEC API requires. An action that is not an integer 0..5 raises
+        :class:`ayo.AyoError` (a ``ValueError``), whatever ``illegal_action``
+        says; an illegal one raises :class:`ayo.IllegalMoveError` (state
+        unchanged) or is penalized (``illegal_action``).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -219,41 +210,20 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
             return
         if action is None:
             raise ValueError(f"{agent} is playing: its action cannot be None")
-        a = int(action)
-        if not self.game.is_legal(a):
-            if self.illegal_action == "raise":
-                self.game.play(a)  # raises IllegalMoveError with the engine's reason
-                raise AssertionError("unreachable: an illegal move was played")
-            self._over = True
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.rewards[agent] = self.illegal_reward
-            self.terminations = dict.fromkeys(self.agents, True)
-            self.infos[agent]["illegal_action"] = a
-            self._cumulative_rewards[agent] = 0.0
-            self._refresh_masks()
-            self._accumulate_rewards()
-            return
-        before = self._margins()
+        rewards, terminated, truncated, outcome, illegal = self._core.turn(action)
         self._cumulative_rewards[agent] = 0.0
-        self.game.play(a)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        outcome = self.game.outcome
-        if self.reward_kind == "seed_difference":
-            after = self._margins()
-            for seat, name in enumerate(AGENTS):
-                self.rewards[name] = float(after[seat] - before[seat])
-        elif outcome is not None:
-            for seat, name in enumerate(AGENTS):
-                self.rewards[name] = float(outcome.result_for(seat))
-        if outcome is not None:
-            self._over = True
+        self.rewards = {name: float(rewards[seat]) for seat, name in enumerate(AGENTS)}
+        if illegal is not None:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent]["illegal_action"] = int(illegal)
+        elif terminated:
             self.terminations = dict.fromkeys(self.agents, True)
             for name in self.agents:
                 self.infos[name]["outcome"] = outcome
-        elif self.max_plies is not None and len(self.game.moves) >= self.max_plies:
-            self._over = True
+        elif truncated:
             self.truncations = dict.fromkeys(self.agents, True)
-        self.agent_selection = AGENTS[self.game.to_move]
+        if illegal is None:
+            self.agent_selection = AGENTS[self._core.to_move]
         self._refresh_masks()
         self._accumulate_rewards()
 

@@ -101,7 +101,8 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             :class:`ayo.envs.EpisodeOverError`).
         num_threads: most threads a step uses (from 128 games, each
             thread stepping its own share of the games; never more threads
-            than CPUs); results are identical for any number.
+            than CPUs; 0 or None: one a CPU, at most 1024, the rule of every
+            thread count in ayo); results are identical for any number.
             The extra threads spin for up to 0.1 ms after a step waiting for
             the next one (a busy core between steps), then sleep.
         copy: return copies of the arrays. By default (``False``) every
@@ -139,7 +140,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         illegal_penalty: float = -1.0,
         max_episode_steps: int | None = MAX_EPISODE_STEPS,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
+        num_threads: int | None = 1,
         copy: bool = False,
         render_mode: str | None = None,
     ) -> None:
@@ -176,7 +177,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             illegal_penalty=float(illegal_penalty),
             max_episode_steps=steps,
             autoreset_mode=_AUTORESET[mode],
-            num_threads=operator.index(num_threads),
+            num_threads=0 if num_threads is None else operator.index(num_threads),
         )
         self.num_envs = n
         self.autoreset_mode = mode

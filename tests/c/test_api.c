@@ -49,7 +49,7 @@ static const int ALL_CODES[] = {0,  1,  2,  3,   4,   5,   10,  11,  12,  13,  2
 #define N_CODES (sizeof ALL_CODES / sizeof ALL_CODES[0])
 
 static const char START[] = "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0";
-/* RULES.md's worked example: North's pit 2 (absolute 7) relays forever. */
+/* the rules' (docs/rules.md) worked example: North's pit 2 (absolute 7) relays forever. */
 static const char WORKED[] = "ayoayo 0,6,1,0,1,0/1,2,0,1,2,1 20-13 n 0 10";
 /* South has reached the target of 25: the game is over. */
 static const char TARGET_WON[] = "ayoayo 4,4,4,4,4,3/0,0,0,0,0,0 25-0 n 0 10";
@@ -331,7 +331,7 @@ static void test_illegal_moves(void) {
   CHECK_RESULT(ayo_game_play_pit(g, 0), AYO_RESULT_EMPTY_PIT);
   CHECK_UNCHANGED(g, before);
 
-  /* Endless relay (RULES.md worked example). */
+  /* Endless relay (docs/rules.md worked example). */
   CHECK_RESULT(ayo_game_load_position(g, WORKED), AYO_RESULT_OK);
   strcpy(before, record_of(g));
   CHECK_RESULT(ayo_game_play(g, 2), AYO_RESULT_ENDLESS_RELAY);

@@ -258,6 +258,9 @@ static ayo_database *test_build_and_open(const char *dir) {
   CHECK_RESULT(ayo_database_verify(opened, 1, &checked, &failed), AYO_RESULT_OK);
   CHECK(checked == BOARDS_TO_8);
   CHECK(failed == 0);
+  checked = failed = 77;
+  CHECK_RESULT(ayo_database_verify(opened, 0, &checked, &failed), AYO_RESULT_OK); /* 0: every core */
+  CHECK(checked == BOARDS_TO_8 && failed == 0);
   /* The built and the opened databases give the same values. */
   {
     ayo_player *a = perfect(built, AYO_BUDGET_KIND_NODES, 100000), *b = perfect(opened, AYO_BUDGET_KIND_NODES, 100000);
@@ -580,7 +583,7 @@ static void test_misuse(const ayo_database *db, const char *dir) {
   CHECK(rules_error_contains(r, "max_seeds"));
   CHECK_RESULT(ayo_database_build(r, UINT32_MAX, scratch, 1, &d), AYO_RESULT_INVALID_ARGUMENT);
   CHECK_RESULT(ayo_database_build(r, 2, scratch, AYO_MAX_THREADS + 1, &d), AYO_RESULT_INVALID_ARGUMENT);
-  CHECK(rules_error_contains(r, "threads"));
+  CHECK(rules_error_contains(r, "threads is 0 (every core) or 1 to 1024, not 1025")); /* Rust's and Python's text */
   CHECK_RESULT(ayo_database_build(r, 2, scratch, UINT32_MAX, &d), AYO_RESULT_INVALID_ARGUMENT);
   CHECK(d == (ayo_database *)SENTINEL_PTR);
   CHECK(access(scratch, F_OK) != 0); /* refused before anything was written */
@@ -598,6 +601,8 @@ static void test_misuse(const ayo_database *db, const char *dir) {
   CHECK_RESULT(ayo_player_new_perfect(NULL, AYO_BUDGET_KIND_NODES, 1000, 0, &p), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_player_new_perfect(db, AYO_BUDGET_KIND_NODES, 1000, 0, NULL), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_player_new_perfect(db, AYO_BUDGET_KIND_NODES, 0, 0, &p), AYO_RESULT_BAD_BUDGET);
+  CHECK_RESULT(ayo_player_new_perfect(db, AYO_BUDGET_KIND_NODES, AYO_MAX_BUDGET_NODES + 1, 0, &p),
+               AYO_RESULT_BAD_BUDGET);
   CHECK_RESULT(ayo_player_new_perfect(db, AYO_BUDGET_KIND_DEPTH, 0, 0, &p), AYO_RESULT_BAD_BUDGET);
   CHECK_RESULT(ayo_player_new_perfect(db, AYO_BUDGET_KIND_MILLISECONDS, AYO_MAX_BUDGET_MS + 1, 0, &p),
                AYO_RESULT_BAD_BUDGET);

@@ -162,7 +162,7 @@ static void test_levels_and_kinds(void) {
   /* The extremes of each budget are accepted. */
   p = kind(AYO_PLAYER_KIND_GREEDY, AYO_BUDGET_KIND_DEPTH, UINT32_MAX, 1);
   ayo_player_free(p);
-  p = kind(AYO_PLAYER_KIND_GREEDY, AYO_BUDGET_KIND_NODES, UINT64_MAX, 1);
+  p = kind(AYO_PLAYER_KIND_GREEDY, AYO_BUDGET_KIND_NODES, AYO_MAX_BUDGET_NODES, 1);
   ayo_player_free(p);
   p = kind(AYO_PLAYER_KIND_GREEDY, AYO_BUDGET_KIND_MILLISECONDS, AYO_MAX_BUDGET_MS, 1);
   ayo_player_free(p);
@@ -178,6 +178,8 @@ static void test_bad_arguments(void) {
   } bad_budgets[] = {{AYO_BUDGET_KIND_DEPTH, 0},
                      {AYO_BUDGET_KIND_DEPTH, (uint64_t)UINT32_MAX + 1},
                      {AYO_BUDGET_KIND_NODES, 0},
+                     {AYO_BUDGET_KIND_NODES, AYO_MAX_BUDGET_NODES + 1},
+                     {AYO_BUDGET_KIND_NODES, UINT64_MAX},
                      {AYO_BUDGET_KIND_MILLISECONDS, 0},
                      {AYO_BUDGET_KIND_MILLISECONDS, AYO_MAX_BUDGET_MS + 1},
                      {AYO_BUDGET_KIND_MILLISECONDS, UINT64_MAX},

@@ -139,7 +139,9 @@ def test_bad_arguments_get_a_usage_error(
 def test_bad_arguments_of_the_installed_program(tmp_path: Path) -> None:
     proc = run(["play", "--level", "eleven"], tmp_path)
     assert proc.returncode == 2
-    assert "ayo: error: `eleven` is not a level; expected 1 to 8 or max" in proc.stderr
+    assert proc.stderr.startswith("usage: ayo play")
+    message = "argument --level: `eleven` is not a level; expected 1 to 8, max or perfect"
+    assert f"ayo play: error: {message}" in proc.stderr
     no_traceback(proc)
 
 

@@ -209,7 +209,7 @@ def test_argument_errors(capsys: pytest.CaptureFixture[str]) -> None:
         ["solve"],
         ["solve", "build"],  # --max-seeds is required
         ["solve", "build", "--max-seeds", "-1"],
-        ["solve", "build", "--max-seeds", "2", "--threads", "0"],
+        ["solve", "build", "--max-seeds", "2", "--threads", "1025"],
         ["solve", "build", "--max-seeds", "2", "--rules", "nope"],
         ["solve", "value", WON, "--nodes", "0"],
     ):

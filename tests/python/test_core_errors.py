@@ -10,7 +10,7 @@ import pytest
 
 import ayo
 
-# RULES.md's worked example: North's pit 2 (absolute 7) relays forever.
+# the rules' (docs/rules.md) worked example: North's pit 2 (absolute 7) relays forever.
 ENDLESS = "ayoayo 0,6,1,0,1,0/1,2,0,1,2,1 20-13 n 0 10"
 # North's row is empty: under strict feeding only South's pit 6 (action 5) feeds it.
 HUNGRY = "ayoayo 1,0,0,0,0,1/0,0,0,0,0,0 23-23 s 0 0"

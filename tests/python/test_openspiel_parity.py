@@ -5,7 +5,7 @@ every move the player to move and the legal actions must agree, after every
 move the board, both scores and whether the game is over, and at the end the
 returns.
 
-OpenSpiel's oware and RULES.md's ``oware`` preset (single lap skipping the
+OpenSpiel's oware and the rules' (docs/rules.md) ``oware`` preset (single lap skipping the
 origin, ``two_three`` capture, grand slam ``no_capture``, feeding ``strict``,
 stuck seeds ``own_side``, target 25, repetition ``own_side``) are the same
 game; where the two *report* it differently, this test maps one onto the other
@@ -22,19 +22,19 @@ checked exactly):
 2. **Target.** OpenSpiel ends when a score exceeds half the seeds (> 24, i.e.
    ``target = 25``), and then, because its ``LegalActions()`` is empty in any
    terminal state, its "no legal move" step shares out the rows as well.
-   RULES.md's target end "wins at once" and shares nothing out. The winner
+   the rules' (docs/rules.md) target end "wins at once" and shares nothing out. The winner
    (and so the returns) cannot differ, since the winner already holds more
    than half the seeds; only the final scores do: at a ``target`` end,
    OpenSpiel's scores == ayo's stores plus each row's seeds, OpenSpiel's board
    is all zeros, and ``Outcome.scores`` == ayo's stores. This is a documented
-   rule difference (RULES.md "End of the game", step 1), not an ayo bug.
+   rule difference (docs/rules.md "End of the game", step 1), not an ayo bug.
 3. **24-24.** OpenSpiel also ends the moment both scores are 24. That needs
    an empty board, which no move of this preset can leave: a capture that
    would empty the opponent's row is a forfeited grand slam, so the stores
    reach 24-24 only through a final share-out (mapping 1). No mapping is
    needed; the move-by-move checks would catch such an end anyway.
 4. **Game length cap.** OpenSpiel's oware declares ``MaxGameLength() == 1000``
-   and refuses to apply a move beyond it; RULES.md's ``oware`` has no move cap
+   and refuses to apply a move beyond it; the rules' (docs/rules.md) ``oware`` has no move cap
    (repetition ends every game eventually). The test checks that no game
    reaches 1,000 moves, so the cap never changes a compared game.
 5. **Seat and action names.** OpenSpiel's player 0 owns houses 0..5, player
@@ -132,7 +132,7 @@ def test_grand_slam_and_feeding_positions() -> None:
         game.play(action)
     assert state.legal_actions() == game.legal_moves()
     # Grand slam: starting positions cannot be set in OpenSpiel's Python API,
-    # so the forfeited capture is checked on ayo's side against RULES.md: the
+    # so the forfeited capture is checked on ayo's side against docs/rules.md: the
     # board stays as sown and nothing is captured.
     slam = ayo.Game.from_setup("oware", [0, 0, 0, 0, 0, 3, 1, 1, 1, 0, 0, 0], (20, 22))
     slam.play(5)

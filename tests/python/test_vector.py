@@ -424,7 +424,8 @@ def test_bad_actions_raise_and_change_nothing() -> None:
         ({"illegal_action": "ignore"}, "illegal_action"),
         ({"max_episode_steps": 0}, "max_episode_steps"),
         ({"autoreset_mode": "Sometimes"}, "autoreset_mode"),
-        ({"num_threads": 0}, "num_threads"),
+        ({"num_threads": -1}, "num_threads"),
+        ({"num_threads": 1025}, "num_threads"),
         ({"num_envs": 0}, "num_envs"),
         ({"rules": "mancala"}, "mancala"),
     ],
@@ -559,7 +560,8 @@ def test_self_play_win_loss_and_truncation() -> None:
 def test_step_releases_the_gil() -> None:
     from test_core_threads import python_progress_during
 
-    env = AyoVectorEnv(100_000, rules="ayoayo")
+    # Enough games that a step lasts well over 20 ms on any machine.
+    env = AyoVectorEnv(400_000, rules="ayoayo")
     env.reset(seed=0)
     actions = env.action_masks().argmax(axis=1)
     duration, inside = python_progress_during(lambda: env.step(actions))

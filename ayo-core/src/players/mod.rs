@@ -33,11 +33,11 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
 
 use crate::{Game, Move, Outcome, Player};
 
 pub mod alphabeta;
+mod budget;
 pub mod eval;
 pub mod greedy;
 pub mod levels;
@@ -45,72 +45,12 @@ pub mod mcts;
 pub mod random;
 
 pub use alphabeta::AlphaBeta;
+pub use budget::{Budget, BudgetError};
 pub use eval::Weights;
 pub use greedy::Greedy;
 pub use levels::Level;
 pub use mcts::Mcts;
 pub use random::RandomPlayer;
-
-/// How much work a player may do for one move.
-///
-/// Alpha-beta counts a node for every position it visits; MCTS counts one
-/// node per simulation (selection, expansion, playout, backup). Random and
-/// greedy players ignore the budget.
-///
-/// ```
-/// use ayo_core::players::Budget;
-/// use std::time::Duration;
-/// assert_eq!("depth=6".parse::<Budget>().unwrap(), Budget::Depth(6));
-/// assert_eq!("nodes=20000".parse::<Budget>().unwrap(), Budget::Nodes(20_000));
-/// assert_eq!("time=250ms".parse::<Budget>().unwrap(), Budget::Time(Duration::from_millis(250)));
-/// assert_eq!("time=2s".parse::<Budget>().unwrap().to_string(), "time=2000ms");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Budget {
-    /// Search this many plies deep (alpha-beta); MCTS runs `1000 × depth` simulations.
-    Depth(u32),
-    /// Visit at most about this many nodes (alpha-beta) or run this many simulations (MCTS).
-    Nodes(u64),
-    /// Stop after this much wall time (not reproducible across machines).
-    Time(Duration),
-}
-
-impl fmt::Display for Budget {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Budget::Depth(d) => write!(f, "depth={d}"),
-            Budget::Nodes(n) => write!(f, "nodes={n}"),
-            Budget::Time(t) => write!(f, "time={}ms", t.as_millis()),
-        }
-    }
-}
-
-impl FromStr for Budget {
-    type Err = String;
-    /// `depth=N`, `nodes=N` or `time=N(ms|s)`.
-    fn from_str(s: &str) -> Result<Budget, String> {
-        let bad =
-            || format!("`{s}` is not a budget; expected depth=N, nodes=N, time=Nms or time=Ns");
-        let (key, value) = s.split_once('=').ok_or_else(bad)?;
-        match key.trim() {
-            "depth" => value.trim().parse().map(Budget::Depth).map_err(|_| bad()),
-            "nodes" | "simulations" => value.trim().parse().map(Budget::Nodes).map_err(|_| bad()),
-            "time" => {
-                let v = value.trim();
-                let (num, scale) = if let Some(n) = v.strip_suffix("ms") {
-                    (n, 1)
-                } else if let Some(n) = v.strip_suffix('s') {
-                    (n, 1000)
-                } else {
-                    return Err(bad());
-                };
-                let n: u64 = num.trim().parse().map_err(|_| bad())?;
-                Ok(Budget::Time(Duration::from_millis(n * scale)))
-            }
-            _ => Err(bad()),
-        }
-    }
-}
 
 /// What a reported value is known to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

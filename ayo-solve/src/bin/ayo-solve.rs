@@ -29,7 +29,7 @@ struct Args {
     max_seeds: Option<usize>,
     dir: PathBuf,
     quiet: bool,
-    threads: Option<usize>,
+    threads: Option<i64>,
     budget: Option<u64>,
     bracket: bool,
     from_seeds: Option<usize>,
@@ -111,12 +111,13 @@ fn peak_rss_mib() -> Option<f64> {
 }
 
 fn run(a: Args) -> Result<(), String> {
-    if let Some(t) = a.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .map_err(|e| e.to_string())?;
-    }
+    // The thread rule of every binding: none or 0 is every core, at most
+    // ayo_core::threads::MAX_THREADS.
+    let threads = ayo_core::threads::thread_count(a.threads).map_err(|e| e.to_string())?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| e.to_string())?;
     let t0 = Instant::now();
     match a.command.as_str() {
         "build" => {

@@ -13,9 +13,12 @@
     ayo solve build --rules PRESET|RECORD --max-seeds N [--dir PATH] [--threads T] [--quiet]
     ayo solve verify [--rules PRESET|RECORD] [--dir PATH] [--threads T] [--quiet]
     ayo solve value "<position record>" [--dir PATH] [--nodes N]
+    ayo --version
 
-Every rule, move, sowing and outcome comes from the Rust engine (``ayo._ayo``)
-and every computer move and analysis from :mod:`ayo.ai`; the databases of
+Every numeric argument is checked by its type (:mod:`ayo.cli.arg_types`), so a
+bad value is a usage error (the subcommand's usage line, status 2). Every rule,
+move, sowing and outcome comes from the Rust engine (``ayo._ayo``) and every
+computer move and analysis from :mod:`ayo.ai`; the databases of
 ``ayo solve`` and level ``perfect`` are :class:`ayo.Database`. This package
 only reads keys and draws. See ``docs/cli.md``.
 """
@@ -23,15 +26,32 @@ only reads keys and draws. See ``docs/cli.md``.
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import secrets
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from ayo import Game, Rules
+from ayo import Game, Rules, __version__
+from ayo.cli import arg_types as t
 
 __all__ = ["build_parser", "main"]
 
 _DEFAULT_LEVEL = "4"
+
+
+def _add_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, **kw: Any
+) -> argparse.ArgumentParser:
+    """A subcommand's parser, remembered in the arguments as ``usage_parser``.
+
+    Errors found after parsing (:class:`~ayo.cli.common.UsageError`) print that
+    subcommand's usage line, as argparse does for its own errors.
+    """
+    p = sub.add_parser(name, **kw)
+    p.set_defaults(usage_parser=p)
+    return p
 
 
 def _add_rules_args(p: argparse.ArgumentParser, preset_flag: bool = True) -> None:
@@ -39,12 +59,14 @@ def _add_rules_args(p: argparse.ArgumentParser, preset_flag: bool = True) -> Non
         p.add_argument(
             "--rules",
             metavar="PRESET",
+            type=t.text,
             default=None,
             help="preset: " + ", ".join(Rules.presets()) + " (default: ayo, the web app's)",
         )
     p.add_argument(
         "--rule",
         metavar="KEY=VALUE",
+        type=t.text,
         action="append",
         default=[],
         help="override one rule parameter (repeatable), e.g. --rule target=none",
@@ -54,6 +76,15 @@ def _add_rules_args(p: argparse.ArgumentParser, preset_flag: bool = True) -> Non
 def _add_display_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-color", action="store_true", help="plain text, no colours")
     p.add_argument("--no-animation", action="store_true", help="do not animate sowings")
+
+
+def _add_delay_arg(p: argparse.ArgumentParser, default: float, what: str) -> None:
+    p.add_argument(
+        "--delay",
+        type=t.delay,
+        default=default,
+        help=f"seconds {what}, 0 to {t.DELAY_LIMIT:g} (default {default:g})",
+    )
 
 
 def _add_db_arg(p: argparse.ArgumentParser) -> None:
@@ -66,7 +97,8 @@ def _add_db_arg(p: argparse.ArgumentParser) -> None:
 
 
 def _add_solve_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+    p = _add_parser(
+        sub,
         "solve",
         help="build, check and query the endgame databases (level perfect)",
         description="Endgame databases: the exact value of every board of up to N seeds, "
@@ -75,9 +107,11 @@ def _add_solve_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     )
     solve = p.add_subparsers(dest="solve_command", metavar="ACTION")
     solve.required = True
+    max_seeds = t.whole(0, t.MAX_SEEDS_LIMIT)
     dir_help = "the databases' folder (default: $AYO_DB_DIR, else db in ayo's data folder)"
 
-    q = solve.add_parser(
+    q = _add_parser(
+        solve,
         "build",
         help="build the databases (resumable: finished layers are reused)",
         description="Build every layer 0..N of the databases of the rules, with progress bars "
@@ -88,48 +122,71 @@ def _add_solve_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     q.add_argument(
         "--rules",
         metavar="PRESET|RECORD",
+        type=t.text,
         default=None,
         help="a preset or a rules record such as 'ayoayo[stuck_seeds=own_side]' (default ayoayo)",
     )
     q.add_argument(
         "--rule",
         metavar="KEY=VALUE",
+        type=t.text,
         action="append",
         default=[],
         help="override one rule parameter (repeatable)",
     )
-    q.add_argument("--max-seeds", type=int, required=True, metavar="N", help="largest layer")
+    q.add_argument(
+        "--max-seeds",
+        type=max_seeds,
+        required=True,
+        metavar="N",
+        help=f"largest layer (0 to {t.MAX_SEEDS_LIMIT})",
+    )
     q.add_argument("--dir", default=None, metavar="PATH", help=dir_help)
     q.add_argument("--threads", type=int, default=None, metavar="T", help="workers (default all)")
     q.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
-    q = solve.add_parser(
+    q = _add_parser(
+        solve,
         "verify",
         help="check every stored value against its successors",
         description="Regenerate every stored board's moves and check its value; exit status 1 "
         "when any fails.",
     )
     q.add_argument(
-        "--rules", metavar="PRESET|RECORD", default=None, help="as for build (default ayoayo)"
+        "--rules",
+        metavar="PRESET|RECORD",
+        type=t.text,
+        default=None,
+        help="as for build (default ayoayo)",
     )
     q.add_argument(
         "--rule",
         metavar="KEY=VALUE",
+        type=t.text,
         action="append",
         default=[],
         help="override one rule parameter (repeatable)",
     )
     q.add_argument("--dir", default=None, metavar="PATH", help=dir_help)
     q.add_argument(
-        "--max-seeds", type=int, default=None, metavar="N", help="layers 0..N (default all found)"
+        "--max-seeds",
+        type=max_seeds,
+        default=None,
+        metavar="N",
+        help="layers 0..N (default all found)",
     )
     q.add_argument(
-        "--from-seeds", type=int, default=0, metavar="N", help="check layers N.. only (default 0)"
+        "--from-seeds",
+        type=max_seeds,
+        default=0,
+        metavar="N",
+        help="check layers N.. only (default 0)",
     )
     q.add_argument("--threads", type=int, default=None, metavar="T", help="workers (default all)")
     q.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
-    q = solve.add_parser(
+    q = _add_parser(
+        solve,
         "value",
         help="the exact value of a position and of each move",
         description="The exact value of a position for the player to move (their captures "
@@ -137,12 +194,14 @@ def _add_solve_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "move's value, from the databases and an exact search above them.",
     )
     q.add_argument(
-        "position", help='a position record, e.g. "ayoayo 0,0,0,0,1,0/2,0,0,0,0,0 23-22 s 0 0"'
+        "position",
+        type=t.text,
+        help='a position record, e.g. "ayoayo 0,0,0,0,1,0/2,0,0,0,0,0 23-22 s 0 0"',
     )
     q.add_argument("--dir", default=None, metavar="PATH", help=dir_help)
     q.add_argument(
         "--nodes",
-        type=int,
+        type=t.whole(1, 2**64 - 1),
         default=10_000_000,
         metavar="N",
         help="boards the search may expand above the databases (default 10000000)",
@@ -156,12 +215,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Ayo, the Yoruba sowing game: play against the computer in the terminal.",
         epilog="Start with `ayo play`; `ayo rules` explains the rules.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     from ayo.ai import Player
 
-    p = sub.add_parser(
+    p = _add_parser(
+        sub,
         "play",
         help="play against the computer",
         description="Play against the computer. Keys: 1-6 sow your pits, arrows and Enter "
@@ -171,7 +232,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_rules_args(p)
     p.add_argument(
-        "--level", default=_DEFAULT_LEVEL, help="computer level 1-8, max or perfect (default 4)"
+        "--level",
+        type=t.level,
+        default=_DEFAULT_LEVEL,
+        help="computer level 1-8, max or perfect (default 4)",
     )
     _add_db_arg(p)
     p.add_argument(
@@ -180,23 +244,34 @@ def build_parser() -> argparse.ArgumentParser:
         default="human",
         help="who moves first (default: you)",
     )
-    p.add_argument("--seed", type=int, default=None, help="the computer's seed (default random)")
     p.add_argument(
-        "--delay", type=float, default=0.35, help="seconds per animation frame (default 0.35)"
+        "--seed",
+        type=t.seed,
+        default=None,
+        help="the computer's seed, 0 to 2**64-1 (default random)",
     )
+    _add_delay_arg(p, 0.35, "per animation frame")
     _add_display_args(p)
 
-    p = sub.add_parser("watch", help="watch the computer play itself")
+    p = _add_parser(sub, "watch", help="watch the computer play itself")
     _add_rules_args(p)
     p.add_argument(
-        "--levels", nargs=2, metavar=("A", "B"), default=["3", "5"], help="South's and North's"
+        "--levels",
+        nargs=2,
+        type=t.level,
+        metavar=("A", "B"),
+        default=["3", "5"],
+        help="South's and North's",
     )
-    p.add_argument("--delay", type=float, default=0.5, help="seconds between moves (default 0.5)")
-    p.add_argument("--seed", type=int, default=1, help="the players' seed (default 1)")
+    _add_delay_arg(p, 0.5, "between moves")
+    p.add_argument(
+        "--seed", type=t.seed, default=1, help="the players' seed, 0 to 2**64-1 (default 1)"
+    )
     _add_db_arg(p)
     _add_display_args(p)
 
-    p = sub.add_parser(
+    p = _add_parser(
+        sub,
         "arena",
         help="round robin between levels or players, with an Elo table",
         description="A round robin between levels (1-8, max) or players given as "
@@ -207,23 +282,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--levels",
         nargs="+",
+        type=t.player,
         metavar="L",
         default=["1", "2", "3", "4"],
         help="levels or players to pair (default 1 2 3 4)",
     )
-    p.add_argument("--games", type=int, default=20, help="games a pair, colours alternated")
     p.add_argument(
-        "--openings", type=int, default=2, help="random plies before the players (default 2)"
+        "--games",
+        type=t.whole(1, t.COUNT_LIMIT),
+        default=20,
+        help=f"games a pair, colours alternated, 1 to {t.COUNT_LIMIT} (default 20)",
     )
-    p.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
+    p.add_argument(
+        "--openings",
+        type=t.whole(0, t.OPENINGS_LIMIT),
+        default=2,
+        help=f"random plies before the players, 0 to {t.OPENINGS_LIMIT} (default 2)",
+    )
+    p.add_argument("--seed", type=t.seed, default=1, help="base seed, 0 to 2**64-1 (default 1)")
     _add_db_arg(p)
 
-    p = sub.add_parser("analyze", help="analyse a position: best move, value, variation")
+    p = _add_parser(sub, "analyze", help="analyse a position: best move, value, variation")
     p.add_argument(
-        "position", help='a position record, e.g. "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"'
+        "position",
+        type=t.text,
+        help='a position record, e.g. "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"',
     )
     p.add_argument(
         "--level",
+        type=t.player,
         default="max",
         help="the analysing level (1-8, max, perfect), or a player such as "
         "alphabeta:depth=12 (default max)",
@@ -231,29 +318,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db_arg(p)
     p.add_argument("--no-color", action="store_true", help="plain text, no colours")
 
-    p = sub.add_parser("replay", help="print a game record move by move")
+    p = _add_parser(sub, "replay", help="print a game record move by move")
     p.add_argument(
-        "record", help='a game record, e.g. "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0 | 3 1"'
+        "record",
+        type=t.text,
+        help='a game record, e.g. "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0 | 3 1"',
     )
     p.add_argument("--step", action="store_true", help="wait for a key between moves")
     p.add_argument("--no-color", action="store_true", help="plain text, no colours")
 
-    p = sub.add_parser("rules", help="the rules of a preset in words")
-    p.add_argument("preset", nargs="?", default=None, help="a preset (default: every preset)")
+    p = _add_parser(sub, "rules", help="the rules of a preset in words")
+    p.add_argument(
+        "preset", nargs="?", type=t.text, default=None, help="a preset (default: every preset)"
+    )
     _add_rules_args(p, preset_flag=False)
 
-    sub.add_parser("scores", help="the scoreboard of wins against the computer")
+    _add_parser(sub, "scores", help="the scoreboard of wins against the computer")
     _add_solve_parsers(sub)
     return parser
 
 
-def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+def _run(args: argparse.Namespace) -> int:
     # Imported here so that `ayo --help` stays quick and argument errors come first.
     from ayo.ai import Player
     from ayo.cli.analyze import analyze, game_from_position
     from ayo.cli.arena import arena
     from ayo.cli.board import Style, supports_color
-    from ayo.cli.common import level_name, make_rules
+    from ayo.cli.common import level_name, make_rules, seed_plus
     from ayo.cli.keys import open_keys
     from ayo.cli.play import Screen, play_game
     from ayo.cli.player_specs import player_spec
@@ -294,10 +385,6 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             if keys is not None:
                 keys.close()
     if cmd == "arena":
-        if args.games < 1:
-            parser.error("argument --games: must be at least 1")
-        if args.openings < 0:
-            parser.error("argument --openings: must not be negative")
         rules = make_rules(args.rules, args.rule)
         perfect = None
         if any(x.strip().lower() == "perfect" for x in args.levels):
@@ -305,8 +392,6 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return arena(
             rules, args.levels, args.games, args.seed, out, openings=args.openings, perfect=perfect
         )
-    if args.delay < 0:
-        parser.error("argument --delay: must not be negative")
     rules = make_rules(args.rules, args.rule)
     tty_out = out.isatty()
     if cmd == "watch":
@@ -314,10 +399,10 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         seats: list[Player] = []
         for i, lv in enumerate(levels):
             if lv == "perfect":
-                seats.append(perfect_player(rules, args.db, args.seed + i, warn))
+                seats.append(perfect_player(rules, args.db, seed_plus(args.seed, i), warn))
                 levels[i] = str(seats[-1].level)  # "max" when it fell back
             else:
-                seats.append(Player(lv, seed=args.seed + i))
+                seats.append(Player(lv, seed=seed_plus(args.seed, i)))
         keys = open_keys() if sys.stdin.isatty() and tty_out else None
         try:
             return watch(
@@ -386,21 +471,57 @@ def _solve(args: argparse.Namespace) -> int:
     )
 
 
+def _usable_streams() -> None:
+    """Standard streams that cannot crash the command.
+
+    A closed stream (``ayo ... >&-``) becomes the null device, and text the
+    output's encoding cannot hold (``Ọlọ́pọ́n`` under ``PYTHONIOENCODING=ascii``)
+    is written with backslash escapes instead of raising.
+    """
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the whole run)
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+        elif isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _drop_stdout() -> None:
+    """Standard output to the null device, so that the flush at exit cannot fail again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):
+        pass  # not a file (a test's capture): nothing is flushed to it at exit
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ayo`` with ``argv`` (default the command line); the exit status.
 
-    Bad arguments print a usage message and exit with status 2, as argparse
-    does; a Ctrl-C ends quietly with status 130.
+    Bad arguments print the subcommand's usage line and a message and exit
+    with status 2, as argparse does; an error of the databases or of the
+    output (a full disk) is one line on standard error and status 1; a closed
+    pipe ends quietly with status 0 and a Ctrl-C with status 130.
     """
     from ayo import DatabaseError
     from ayo.cli.common import UsageError
 
+    _usable_streams()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    usage = parser
     try:
-        return _run(args, parser)
+        args, extra = parser.parse_known_args(argv)
+        usage = getattr(args, "usage_parser", parser)
+        if extra:
+            usage.error(f"unrecognized arguments: {' '.join(extra)}")
+        status = _run(args)
+        sys.stdout.flush()
+        return status
     except UsageError as e:
-        parser.error(str(e))
+        usage.error(str(e))
     except DatabaseError as e:
         sys.stdout.flush()
         sys.stderr.write(f"ayo: {e}\n")
@@ -409,5 +530,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write("\n")
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
-    return 0
+    except OSError as e:  # the output cannot be written (a full disk, a closed terminal)
+        _drop_stdout()
+        sys.stderr.write(f"ayo: {e}\n")
+        return 1

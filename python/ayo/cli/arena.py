@@ -11,7 +11,7 @@ from typing import TextIO
 
 from ayo import Game, Rules
 from ayo.ai import Player
-from ayo.cli.common import UsageError
+from ayo.cli.common import UsageError, seed_plus
 from ayo.cli.elo import _elo_interval, _Pair, elo_table
 from ayo.cli.player_specs import player_spec
 
@@ -63,7 +63,7 @@ def arena(
 
     Games ``2k`` and ``2k+1`` of a pair start from the same ``openings``
     random plies (seed ``seed + k``) with the colours swapped; the players
-    of game ``g`` have seeds ``seed + g`` and ``seed + g + 7919``.
+    of game ``g`` have seeds ``seed + g`` and ``seed + g + 7919`` (modulo 2**64).
     ``perfect`` is the player that ``perfect`` in ``specs`` stands for.
     """
     if len(specs) < 2:
@@ -84,11 +84,11 @@ def arena(
         for j in range(i + 1, len(specs)):
             pair = _Pair()
             for g in range(games):
-                a = player_spec(specs[i], seed + g, perfect)
-                b = player_spec(specs[j], seed + g + 7919, perfect)
+                a = player_spec(specs[i], seed_plus(seed, g), perfect)
+                b = player_spec(specs[j], seed_plus(seed, g + 7919), perfect)
                 a_south = g % 2 == 0
                 south, north = (a, b) if a_south else (b, a)
-                opening = _opening(rules, openings, seed + g // 2)
+                opening = _opening(rules, openings, seed_plus(seed, g // 2))
                 winner = _play_one(rules, south, north, opening, ply_cap)
                 if winner is None:
                     pair.draws += 1

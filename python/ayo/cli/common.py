@@ -7,7 +7,6 @@ read from the engine.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +22,7 @@ __all__ = [
     "move_words",
     "pit_words",
     "rule_value",
+    "seed_plus",
 ]
 
 SEAT_NAMES = ("South", "North")
@@ -33,7 +33,12 @@ class UsageError(Exception):
 
 
 def rule_value(text: str) -> object:
-    """A ``--rule`` value: true/false, none, a number, or the word itself."""
+    """A ``--rule`` value: true/false, none, or the text itself.
+
+    A number stays text, so that the engine reads it by the grammar of rules
+    records (docs/notation.md: no sign, no leading zero) and names the
+    parameter when it cannot.
+    """
     low = text.strip().lower()
     if low == "true":
         return True
@@ -41,8 +46,6 @@ def rule_value(text: str) -> object:
         return False
     if low == "none":
         return None
-    if re.fullmatch(r"-?\d+", low):
-        return int(low)
     return low
 
 
@@ -72,8 +75,13 @@ def level_name(text: str) -> str:
         return "perfect"
     try:
         return str(Player(text.strip().lower()).level)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
+    except (ValueError, OverflowError):
+        raise UsageError(f"`{text}` is not a level; expected 1 to 8, max or perfect") from None
+
+
+def seed_plus(seed: int, k: int) -> int:
+    """``seed + k`` as a player's 64-bit seed (wrapping past 2**64 - 1)."""
+    return (seed + k) % 2**64
 
 
 def pit_words(pit: int, names: tuple[str, str] = SEAT_NAMES) -> str:

@@ -23,9 +23,15 @@ def player_spec(spec: str, seed: int, perfect: Player | None = None) -> Player:
         if perfect.database is None:
             return Player(str(perfect.level), seed=seed)
         return Player.perfect(perfect.database, seed=seed)
-    try:
-        if ":" not in text and text not in ("random", "greedy", "alphabeta", "mcts"):
+    if ":" not in text and text not in ("random", "greedy", "alphabeta", "mcts"):
+        try:
             return Player(text.removeprefix("l"), seed=seed)
+        except (ValueError, OverflowError):
+            raise UsageError(
+                f"player {spec!r}: not a level (1 to 8, max or perfect) nor a player "
+                "kind[:budget] (random, greedy, alphabeta or mcts; depth=N, nodes=N or time=S)"
+            ) from None
+    try:
         kind, _, budget = text.partition(":")
         if not budget:
             return Player.from_kind(kind, seed=seed)  # type: ignore[arg-type]
@@ -36,3 +42,5 @@ def player_spec(spec: str, seed: int, perfect: Player | None = None) -> Player:
         return Player.from_kind(kind, seed=seed, **{key: number})  # type: ignore[arg-type]
     except ValueError as e:
         raise UsageError(f"player {spec!r}: {e}") from None
+    except OverflowError:
+        raise UsageError(f"player {spec!r}: the budget is out of range") from None

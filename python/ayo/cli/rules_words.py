@@ -1,6 +1,6 @@
 """The rules in words: :func:`rules_text`, one sentence for each parameter.
 
-Generated from the :class:`ayo.Rules` parameters, in RULES.md's words;
+Generated from the :class:`ayo.Rules` parameters, in the rules' (docs/rules.md) words;
 ``ayo rules`` (:mod:`ayo.cli.rules_cmd`) prints it.
 """
 

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from ayo import Database, DatabaseError, Game, RecordError, Rules
+from ayo import AyoError, Database, DatabaseError, Game, RecordError, Rules
+from ayo._ayo import thread_count
 from ayo.ai import Player
 from ayo.cli.common import SEAT_NAMES, UsageError
 from ayo.cli.scoreboard import data_dir
@@ -61,6 +62,19 @@ def _hint(rules: Rules) -> str:
     return f"ayo solve build --rules {quoted} --max-seeds 20"
 
 
+def _check_threads(threads: int | None) -> None:
+    """``--threads`` by the engine's rule, before any work starts.
+
+    :func:`ayo._ayo.thread_count` says what it means (none or 0: every core;
+    at most ``MAX_THREADS``); a count it refuses is a usage error (status 2),
+    with its message. An int beyond 64 bits is refused by the conversion.
+    """
+    try:
+        thread_count(threads)
+    except (AyoError, OverflowError) as e:
+        raise UsageError(f"argument --threads: {e}") from None
+
+
 def _default_interrupt() -> None:
     """Let Ctrl-C end the program at once while Rust works with the GIL released.
 
@@ -98,8 +112,7 @@ def build(
     """``ayo solve build``: every layer to ``max_seeds``, resumable; a line per layer."""
     if max_seeds < 0:
         raise UsageError("argument --max-seeds: must not be negative")
-    if threads is not None and threads < 1:
-        raise UsageError("argument --threads: must be at least 1")
+    _check_threads(threads)
     _default_interrupt()
     started = time.monotonic()
     db = Database.build(rules, max_seeds, folder, threads=threads, progress=not quiet)
@@ -130,8 +143,7 @@ def verify(
     out: TextIO,
 ) -> int:
     """``ayo solve verify``: every stored value against its successors; 1 on failure."""
-    if threads is not None and threads < 1:
-        raise UsageError("argument --threads: must be at least 1")
+    _check_threads(threads)
     _default_interrupt()
     started = time.monotonic()
     db = _open(rules, folder, max_seeds)

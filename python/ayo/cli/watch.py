@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ayo import Game, Rules
 from ayo.ai import Player
 from ayo.cli.board import View, draw
-from ayo.cli.common import describe_outcome, move_words
+from ayo.cli.common import describe_outcome, move_words, seed_plus
 from ayo.cli.keys import KeyReader
 from ayo.cli.play import Screen, animate
 
@@ -30,7 +30,7 @@ def watch(
     ``players`` are the two players when already made (level perfect).
     """
     if players is None:
-        players = [Player(levels[0], seed=seed), Player(levels[1], seed=seed + 1)]
+        players = [Player(levels[0], seed=seed), Player(levels[1], seed=seed_plus(seed, 1))]
     names = (f"Level {levels[0]}", f"Level {levels[1]}")
     game = Game(rules)
     style = screen.style

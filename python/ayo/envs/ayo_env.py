@@ -1,9 +1,10 @@
 """The single-agent Gymnasium environment ``ayo/Ayo-v0``.
 
-The agent plays one seat of an Ayo game against a built-in opponent. Every rule
-(legal moves, sowing, captures, the end of the game) comes from the Rust engine
-through :class:`ayo.Game`; this module only translates between the engine and
-Gymnasium's API.
+The agent plays one seat of an Ayo game against a built-in opponent. The whole
+episode (the seat, the opponent's replies, observations, masks, rewards, illegal
+actions) is the Rust core's ``ayo_core::episode`` through
+:class:`ayo._ayo.EpisodeCore`, as for the batched and PettingZoo environments;
+this module only shapes it as Gymnasium's API.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from ayo import display
-from ayo._ayo import EnvCore, Game, Outcome, Rules
+from ayo._ayo import EpisodeCore, Game, Rules
+from ayo._ayo import EpisodeOverError as _CoreEpisodeOver
 
 __all__ = [
     "AyoEnv",
@@ -38,12 +40,10 @@ Seat = Literal[0, 1, "alternate", "random"]
 
 Observation = dict[str, Any]
 
-_REWARDS = ("win_loss", "seed_difference")
-_ILLEGAL = ("raise", "penalize")
 _PERSPECTIVES = ("mover", "absolute")
 
 
-class EpisodeOverError(ResetNeeded, ValueError):
+class EpisodeOverError(ResetNeeded, _CoreEpisodeOver):
     """``step`` was called before ``reset`` or after the episode ended."""
 
 
@@ -156,16 +156,20 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             raise ValueError(
                 f'agent_seat must be 0, 1, "alternate" or "random", not {agent_seat!r}'
             )
-        if perspective not in _PERSPECTIVES:
-            raise ValueError(f"perspective must be one of {_PERSPECTIVES}, not {perspective!r}")
-        if reward not in _REWARDS:
-            raise ValueError(f"reward must be one of {_REWARDS}, not {reward!r}")
-        if illegal_action not in _ILLEGAL:
-            raise ValueError(f"illegal_action must be one of {_ILLEGAL}, not {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
             )
+        # The core checks the other options (an AyoError, a ValueError, names the bad one).
+        self._core = EpisodeCore(
+            self.rules,
+            opponent="random" if opponent == "random" else "external",
+            agent_seat=str(agent_seat),
+            perspective=perspective,
+            reward=reward,
+            illegal_action=illegal_action,
+            illegal_penalty=float(illegal_penalty),
+        )
         self.opponent = opponent
         self.agent_seat_option: Seat = agent_seat
         self.perspective = perspective
@@ -185,81 +189,34 @@ class AyoEnv(gym.Env[Observation, np.int64]):
                 ),
             }
         )
-        self._game: Game | None = None
-        #: The random opponent's stream and the step's hot path, in Rust
-        #: (created by the first reset; None with a callable opponent).
-        self._core: EnvCore | None = None
-        self._seat = 0
-        self._episodes = 0
-        self._done = False
+        #: The callable opponent, as the core calls it (None: the random opponent).
+        self._reply: Callable[[Game], int] | None = (
+            None if opponent == "random" else self._callable_reply
+        )
+        self._started = False
+        self._seeded = False
 
     # ------------------------------------------------------------------ state
 
     @property
     def game(self) -> Game:
-        """The game being played (read it; playing on it would confuse the episode)."""
-        if self._game is None:
+        """A copy of the game being played."""
+        if not self._started:
             raise EpisodeOverError("call reset() first")
-        return self._game
+        return self._core.game
 
     @property
     def agent_seat(self) -> int:
         """The agent's seat in the current episode: 0 (South) or 1 (North)."""
-        return self._seat
+        return int(self._core.agent_seat)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Legal actions now, as a ``bool`` array (sb3-contrib ``MaskablePPO``)."""
-        return self._mask().astype(bool)
+        return self._core.action_mask().astype(bool)
 
-    def _mask(self) -> npt.NDArray[np.int8]:
-        game = self._game
-        if game is None or self._done or game.is_over or game.to_move != self._seat:
-            return np.zeros(self.rules.num_actions, dtype=np.int8)
-        return game.action_mask().astype(np.int8)
-
-    def _observation(self) -> Observation:
-        game = self.game
-        board = (
-            game.observation("absolute")
-            if self.perspective == "absolute"
-            else seat_view(game, self._seat)
-        )
-        return {"observation": board, "action_mask": self._mask()}
-
-    def _info(self) -> dict[str, Any]:
-        game = self.game
-        return {
-            "action_mask": self._mask(),
-            "agent_seat": self._seat,
-            "to_move": int(game.to_move),
-            "ply": int(game.ply),
-        }
-
-    def _margin(self) -> int:
-        """The agent's store minus the opponent's (final scores once over)."""
-        game = self.game
-        outcome = game.outcome
-        scores = outcome.scores if outcome is not None else tuple(int(s) for s in game.stores)
-        return int(scores[self._seat]) - int(scores[1 - self._seat])
-
-    def _opponent_action(self, game: Game) -> int:
-        if self.opponent == "random":
-            legal = game.legal_moves()
-            return int(legal[int(self.np_random.integers(len(legal)))])
+    def _callable_reply(self, game: Game) -> int:
         assert callable(self.opponent)
-        return operator.index(np.asarray(self.opponent(game.copy())).item())
-
-    def _opponent_turns(self) -> list[int]:
-        """Let the opponent move until the agent is to move or the game ends."""
-        game = self.game
-        if self._core is not None:
-            return self._core.opponent_turns(game)
-        played = []
-        while not game.is_over and game.to_move != self._seat:
-            action = self._opponent_action(game)
-            game.play(action)
-            played.append(action)
-        return played
+        return operator.index(np.asarray(self.opponent(game)).item())
 
     # -------------------------------------------------------------- gymnasium
 
@@ -276,44 +233,21 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         unknown = set(options) - {"agent_seat", "position"}
         if unknown:
             raise ValueError(f"unknown reset options: {sorted(unknown)}")
-        seat: Any = options.get("agent_seat", self.agent_seat_option)
-        if "agent_seat" in options and (seat not in (0, 1) or isinstance(seat, bool)):
+        seat: Any = options.get("agent_seat")
+        if seat is not None and (seat not in (0, 1) or isinstance(seat, bool)):
             raise ValueError(f"agent_seat must be 0 or 1, not {seat!r}")
         position = options.get("position")
-        game = Game(self.rules, position) if position is not None else Game(self.rules)
-        if game.is_over:
+        game = Game(self.rules, position) if position is not None else None
+        if game is not None and game.is_over:
             raise ValueError("the start position is already over")
         # The options are valid: from here on the environment changes.
         super().reset(seed=seed)
-        if seed is not None:
-            self._episodes = 0
-        if seat == "alternate":
-            seat = self._episodes % 2
-        elif seat == "random":
-            seat = int(self.np_random.integers(2))
-        self._episodes += 1
-        if self.opponent == "random":
-            if self._core is None or seed is not None:
-                stream = int(self.np_random.integers(2**63))
-                self._core = EnvCore(
-                    stream,
-                    int(seat),
-                    absolute=self.perspective == "absolute",
-                    seed_difference=self.reward_kind == "seed_difference",
-                )
-            self._core.seat = int(seat)
-        self._game, self._seat, self._done = game, int(seat), False
-        try:
-            opening = self._opponent_turns()
-        except BaseException:
-            self._done = True  # an opponent that fails here leaves no episode to play
-            raise
-        if game.is_over:
-            self._done = True
-            raise ValueError("the game ended on the opponent's opening moves")
-        info = self._info()
-        info["opponent_moves"] = opening
-        return self._observation(), info
+        if seed is not None or not self._seeded:
+            # The core's streams (seats, the random opponent) from np_random.
+            self._core.seed(int(self.np_random.integers(2**63)))
+            self._seeded = True
+        self._started = True
+        return self._core.reset(game, seat, self._reply)  # type: ignore[no-any-return]
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the agent's ``action`` (0..5, relative to the agent) and the opponent's reply.
@@ -325,58 +259,10 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         :class:`ayo.IllegalMoveError` or is penalized (``illegal_action``).
         Either way a raised error leaves the environment as it was.
         """
-        core = self._core
-        if core is not None and not self._done and self._game is not None:
-            # The hot path: a legal action against the random opponent, in
-            # one call to Rust (None: not a legal action; handled below).
-            try:
-                result = core.step(self._game, action)
-            except (TypeError, OverflowError):
-                result = None
-            if result is not None:
-                self._done = result[2]
-                return result
-        if self._game is None or self._done:
-            raise EpisodeOverError("the episode is over: call reset()")
         try:
-            a = operator.index(action)
-        except TypeError as err:
-            raise ValueError(f"an action is an integer 0..5, not {action!r}") from err
-        if not 0 <= a < self.rules.num_actions:
-            raise ValueError(f"action {a} is outside the action space 0..5")
-        game = self._game
-        if not game.is_legal(a):
-            if self.illegal_action == "raise":
-                game.play(a)  # raises IllegalMoveError with the engine's reason
-                raise AssertionError("unreachable: an illegal move was played")
-            self._done = True
-            info = self._info()
-            info["illegal_action"] = a
-            info["opponent_moves"] = []
-            return self._observation(), self.illegal_penalty, True, False, info
-        before = self._margin() if self.reward_kind == "seed_difference" else 0
-        ply = game.ply
-        game.play(a)
-        try:
-            replies = self._opponent_turns()
-        except BaseException:
-            while game.ply > ply:
-                game.undo()
-            raise
-        terminated = game.is_over
-        outcome: Outcome | None = game.outcome
-        if self.reward_kind == "seed_difference":
-            reward = float(self._margin() - before)
-        elif outcome is not None:
-            reward = float(outcome.result_for(self._seat))
-        else:
-            reward = 0.0
-        self._done = terminated
-        info = self._info()
-        info["opponent_moves"] = replies
-        if outcome is not None:
-            info["outcome"] = outcome
-        return self._observation(), reward, terminated, False, info
+            return self._core.step(action, self._reply)  # type: ignore[no-any-return]
+        except _CoreEpisodeOver as err:
+            raise EpisodeOverError(str(err)) from None
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The board as text (``"ansi"``) or an RGB image (``"rgb_array"``)."""

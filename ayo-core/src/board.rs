@@ -1,0 +1,35 @@
+//! The packed board: one `u128` a position (byte `i` = pit `i`, bytes 12
+//! and 13 = South's and North's stores, byte 14 = the player to move), so
+//! that a whole lap is one multiply-add of masks. No count exceeds 252, so
+//! bytes never carry into each other.
+
+/// The number of pits on the board.
+pub const PITS: usize = 12;
+
+pub(crate) const PLAYER_SHIFT: u32 = 112;
+pub(crate) const PIT_ONES: u128 = ones(0, 12);
+pub(crate) const PITS_MASK: u128 = PIT_ONES * 0xFF;
+pub(crate) const ROW_MASK: [u128; 2] = [ones(0, 6) * 0xFF, ones(6, 6) * 0xFF];
+
+/// One in the low bit of each of the `len` bytes from byte `first`.
+pub(crate) const fn ones(first: usize, len: usize) -> u128 {
+    let mut m = 0u128;
+    let mut i = first;
+    while i < first + len {
+        m |= 1u128 << (8 * i);
+        i += 1;
+    }
+    m
+}
+
+/// Pit (or store) `i`'s byte, read through memory (a store forwarded to a
+/// one-byte load takes fewer instructions than a variable 128-bit shift).
+#[inline(always)]
+pub(crate) const fn byte(cells: u128, i: usize) -> u8 {
+    cells.to_le_bytes()[i]
+}
+
+#[inline(always)]
+pub(crate) const fn mover(cells: u128) -> usize {
+    byte(cells, 14) as usize
+}

@@ -1,0 +1,101 @@
+//! The games an episode can play: a [`LeanGame`] (what the rules need to go
+//! on, for the random opponent and self-play) or a full [`Game`] (for an
+//! opponent that searches: it reads the game itself, so no second copy is
+//! kept beside the episode's).
+
+use rand::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::{Game, IllegalMove, LeanGame, Move, Outcome, Position, Rules};
+
+/// What an [`super::Episode`] needs of its game.
+pub trait EpisodeGame: Clone + Send {
+    /// A game of `rules` from `position` (valid for them).
+    fn from_position(rules: Rules, position: Position) -> Self;
+    /// The current position.
+    fn position(&self) -> &Position;
+    /// The legal actions as a bit set (0 once the game is over).
+    fn legal_mask(&mut self) -> u8;
+    /// The outcome once the game has ended by the rules.
+    fn outcome(&mut self) -> Option<Outcome>;
+    /// Plays mover-relative `action`, or says why it is illegal (unchanged).
+    fn play_action(&mut self, action: u8) -> Result<Move, IllegalMove>;
+    /// Plays a uniformly random legal move; `None` when the game is over.
+    fn play_random(&mut self, rng: &mut Xoshiro256PlusPlus) -> Option<Move>;
+    /// The full game, for an opponent that searches (`None`: not kept).
+    fn full(&self) -> Option<&Game>;
+    /// Takes back the last move, where the game can (a full game).
+    fn undo(&mut self) -> bool;
+}
+
+impl EpisodeGame for LeanGame {
+    fn from_position(rules: Rules, position: Position) -> Self {
+        LeanGame::new(rules, position)
+    }
+    #[inline]
+    fn position(&self) -> &Position {
+        LeanGame::position(self)
+    }
+    #[inline]
+    fn legal_mask(&mut self) -> u8 {
+        LeanGame::legal_mask(self)
+    }
+    #[inline]
+    fn outcome(&mut self) -> Option<Outcome> {
+        LeanGame::outcome(self)
+    }
+    #[inline]
+    fn play_action(&mut self, action: u8) -> Result<Move, IllegalMove> {
+        LeanGame::play_action(self, action)
+    }
+    #[inline]
+    fn play_random(&mut self, rng: &mut Xoshiro256PlusPlus) -> Option<Move> {
+        LeanGame::play_random(self, rng)
+    }
+    fn full(&self) -> Option<&Game> {
+        None
+    }
+    fn undo(&mut self) -> bool {
+        false
+    }
+}
+
+impl EpisodeGame for Game {
+    fn from_position(rules: Rules, position: Position) -> Self {
+        Game::from_position(rules, position)
+    }
+    #[inline]
+    fn position(&self) -> &Position {
+        Game::position(self)
+    }
+    #[inline]
+    fn legal_mask(&mut self) -> u8 {
+        self.legal_action_mask()
+    }
+    #[inline]
+    fn outcome(&mut self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+    #[inline]
+    fn play_action(&mut self, action: u8) -> Result<Move, IllegalMove> {
+        let mv = self.position().move_for_action(action)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+    /// One draw among the legal moves, in ascending order.
+    fn play_random(&mut self, rng: &mut Xoshiro256PlusPlus) -> Option<Move> {
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        self.play(mv).ok()?;
+        Some(mv)
+    }
+    fn full(&self) -> Option<&Game> {
+        Some(self)
+    }
+    fn undo(&mut self) -> bool {
+        Game::undo(self).is_some()
+    }
+}

@@ -1,0 +1,184 @@
+//! The episode (`ayo_core::episode`): the same episode on a lean and a full
+//! game, rewards that add up to the final margin, penalties, truncation and
+//! the autoreset modes.
+
+use ayo_core::episode::{
+    check_action, ActionError, Autoreset, Checked, Episode, EpisodeGame, EpisodeOptions,
+    IllegalAction, Opponent, Reward, SeatChoice,
+};
+use ayo_core::players::{Budget, Kind};
+use ayo_core::{Game, LeanGame, Player, Preset, Rules};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn first_legal(legal: u8) -> u8 {
+    legal.trailing_zeros() as u8
+}
+
+/// Plays `episodes` self-play episodes with random legal actions drawn from `seed`.
+fn self_play_log<G: EpisodeGame>(opts: &EpisodeOptions, seed: u64) -> Vec<(u8, f64, bool, bool)> {
+    let mut ep: Episode<G> = Episode::new(opts, seed);
+    ep.reset(opts, None);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut log = Vec::new();
+    for _ in 0..600 {
+        let legal = ep.observe(opts).legal;
+        let k = rng.random_range(0..legal.count_ones().max(1));
+        let action = (0..6)
+            .filter(|a| legal & (1 << a) != 0)
+            .nth(k as usize)
+            .unwrap_or(0);
+        let step = ep.step(opts, Checked::Legal(action));
+        log.push((action, step.reward, step.terminated, step.truncated));
+    }
+    log
+}
+
+#[test]
+fn lean_and_full_games_play_the_same_self_play_episodes() {
+    for preset in Preset::ALL {
+        let mut opts = EpisodeOptions::new(preset.rules());
+        opts.opponent = Opponent::SelfPlay;
+        opts.reward = Reward::SeedDifference;
+        opts.max_steps = Some(150);
+        for seed in 0..4 {
+            assert_eq!(
+                self_play_log::<LeanGame>(&opts, seed),
+                self_play_log::<Game>(&opts, seed),
+                "{preset:?} seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn seed_difference_returns_add_up_to_the_final_margin() {
+    for preset in Preset::ALL {
+        for seat in Player::BOTH {
+            let mut opts = EpisodeOptions::new(preset.rules());
+            opts.reward = Reward::SeedDifference;
+            opts.seat = SeatChoice::Fixed(seat);
+            opts.autoreset = Autoreset::Disabled;
+            let mut ep: Episode<LeanGame> = Episode::new(&opts, 11);
+            ep.reset(&opts, None);
+            let mut total = 0.0;
+            loop {
+                let legal = ep.observe(&opts).legal;
+                let step = ep.step(&opts, Checked::Legal(first_legal(legal)));
+                total += step.reward;
+                if step.terminated {
+                    let o = step.outcome.expect("a game that ended has an outcome");
+                    let margin = i32::from(o.scores[seat.index()])
+                        - i32::from(o.scores[seat.opponent().index()]);
+                    assert_eq!(total, f64::from(margin), "{preset:?} {seat:?}");
+                    assert!(ep.is_done());
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_searching_opponent_reads_the_episodes_own_game() {
+    let mut opts = EpisodeOptions::new(Rules::preset("oware").unwrap());
+    opts.opponent = Opponent::Agent(Kind::AlphaBeta, Budget::Depth(2));
+    opts.seat = SeatChoice::Fixed(Player::North);
+    let mut ep: Episode<Game> = Episode::new(&opts, 3);
+    ep.reset(&opts, None);
+    // The opponent (South) opened; the agent is to move.
+    assert_eq!(ep.game().moves().len(), 1);
+    assert_eq!(ep.game().position().to_move(), Player::North);
+    let legal = ep.observe(&opts).legal;
+    ep.step(&opts, Checked::Legal(first_legal(legal)));
+    assert_eq!(ep.moves(), ep.game().moves());
+}
+
+#[test]
+fn penalties_truncation_and_autoreset() {
+    let rules = Rules::preset("ayoayo").unwrap();
+    let mut opts = EpisodeOptions::new(rules);
+    opts.illegal = IllegalAction::Penalize(-2.5);
+    let mut ep: Episode<LeanGame> = Episode::new(&opts, 1);
+    ep.reset(&opts, None);
+    let legal = ep.observe(&opts).legal;
+    assert_eq!(legal, 0b11_1111);
+    // Every action is legal at the start: a penalized one is given as such.
+    let step = ep.step(&opts, Checked::Penalized(4));
+    assert_eq!(
+        (step.reward, step.terminated, step.penalized),
+        (-2.5, true, Some(4))
+    );
+    assert_eq!(ep.observe(&opts).legal, 0);
+    // NextStep: the next step resets and ignores its action.
+    let step = ep.step(&opts, Checked::Legal(0));
+    assert!(step.was_reset && !ep.is_done());
+
+    // Three moves cannot end an oware game: the limit truncates it.
+    let mut opts = EpisodeOptions::new(Rules::preset("oware").unwrap());
+    opts.max_steps = Some(3);
+    opts.autoreset = Autoreset::SameStep;
+    let mut ep: Episode<LeanGame> = Episode::new(&opts, 1);
+    ep.reset(&opts, None);
+    let mut last = None;
+    for _ in 0..3 {
+        let legal = ep.observe(&opts).legal;
+        last = Some(ep.step(&opts, Checked::Legal(first_legal(legal))));
+    }
+    let last = last.unwrap();
+    assert!(last.truncated && !last.terminated);
+    assert!(last.final_observation.is_some());
+    assert!(!ep.is_done(), "the same step started a new episode");
+    assert_eq!(
+        ep.moves().len(),
+        0,
+        "the agent (South) opens the new episode"
+    );
+}
+
+#[test]
+fn actions_are_checked_once_in_one_place() {
+    assert_eq!(check_action(0b101, 0, false), Ok(Checked::Legal(0)));
+    assert_eq!(check_action(0b101, 1, true), Ok(Checked::Penalized(1)));
+    assert!(matches!(
+        check_action(0b101, 1, false),
+        Err(ActionError::Illegal(_))
+    ));
+    assert_eq!(
+        check_action(0b101, 6, true),
+        Err(ActionError::OutOfRange(6))
+    );
+    assert_eq!(
+        check_action(0b101, -1, true),
+        Err(ActionError::OutOfRange(-1))
+    );
+    let opts = EpisodeOptions::new(Rules::preset("oware").unwrap());
+    let mut ep: Episode<LeanGame> = Episode::new(&opts, 0);
+    assert_eq!(ep.check(&opts, 0), Err(ActionError::EpisodeOver));
+    ep.reset(&opts, None);
+    assert_eq!(ep.check(&opts, 2), Ok(Checked::Legal(2)));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_episodes() {
+    let mut opts = EpisodeOptions::new(Rules::preset("ayo").unwrap());
+    opts.seat = SeatChoice::Random;
+    let run = |seed| {
+        let mut ep: Episode<LeanGame> = Episode::new(&opts, seed);
+        let mut records = Vec::new();
+        for _ in 0..5 {
+            ep.reset(&opts, None);
+            while !ep.is_done() {
+                let legal = ep.observe(&opts).legal;
+                ep.step(&opts, Checked::Legal(first_legal(legal)));
+                if ep.moves().len() > 300 {
+                    break;
+                }
+            }
+            records.push((ep.seat(), ep.record(&opts)));
+        }
+        records
+    };
+    assert_eq!(run(9), run(9));
+    assert_ne!(run(9), run(10));
+}

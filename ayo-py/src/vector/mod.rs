@@ -1,0 +1,509 @@
+//! `VecCore`: N episodes stepped in one call, entirely in Rust (the engine
+//! of `ayo.vector.AyoVectorEnv`).
+//!
+//! Every rule and the whole episode are ayo-core's: each game is an
+//! `ayo_core::episode::Episode` (of a `LeanGame` for the random opponent and
+//! self-play, of a full `Game` for an opponent that searches, which reads
+//! that game itself). This module translates: it turns the arguments into
+//! `EpisodeOptions` (`options.rs`), checks the whole batch of actions first
+//! (a bad one raises and changes nothing), then releases the GIL and steps
+//! every episode on up to `num_threads` threads (`step.rs`), writing into
+//! numpy arrays made once at construction (`rows.rs`). Each episode's
+//! randomness comes from its own seeded streams, so a run is identical
+//! whatever the number of threads.
+
+mod options;
+mod rows;
+mod step;
+
+use std::sync::{Mutex, MutexGuard};
+
+use ayo_core::episode::{Episode, EpisodeGame, EpisodeOptions, Opponent};
+use ayo_core::{Game, LeanGame, Player};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::errors::AyoError;
+use crate::rules::PyRules;
+use crate::team::Team;
+use options::opponent_from;
+pub(crate) use options::{episode_options, player_from};
+use rows::{out_slice, Rows, DONE};
+pub(crate) use rows::{ACTIONS, MASK_I8, OBS};
+use step::{step_all, validate, MIN_THREADED};
+
+/// The episodes of a batch: of lean games, or of full games for an
+/// opponent that searches.
+enum Episodes {
+    Lean(Vec<Episode<LeanGame>>),
+    Full(Vec<Episode<Game>>),
+}
+
+/// `body` with `$eps` bound to the batch's episodes, whichever kind.
+macro_rules! with_episodes {
+    ($episodes:expr, |$eps:ident| $body:expr) => {
+        match $episodes {
+            Episodes::Lean($eps) => $body,
+            Episodes::Full($eps) => $body,
+        }
+    };
+}
+
+/// Starts a new episode in game `i` and writes its rows.
+fn reset_one<G: EpisodeGame>(
+    opts: &EpisodeOptions,
+    ep: &mut Episode<G>,
+    seed: Option<u64>,
+    seat: Option<Player>,
+    rows: &mut Rows<'_>,
+    i: usize,
+) {
+    if let Some(s) = seed {
+        ep.seed(opts, s);
+    }
+    ep.reset(opts, seat);
+    rows.reward[i] = 0.0;
+    rows.terminated[i] = false;
+    rows.truncated[i] = false;
+    rows.ended[i] = false;
+    rows.game_over[i] = false;
+    rows.illegal[i] = -1;
+    rows.seat[i] = ep.viewer(opts).index() as i8;
+    let legal = rows.write_obs(i, &ep.observe(opts));
+    rows.status[i] = legal | if ep.is_done() { DONE } else { 0 };
+}
+
+/// A batch of `num_envs` Ayo games stepped together in Rust; the engine of
+/// `ayo.vector.AyoVectorEnv` (use that class: it adds Gymnasium's API).
+///
+/// The arrays (`obs`, `obs_mask`, `mask`, `reward`, `terminated`,
+/// `truncated`, `seat`, `final_obs`, `final_obs_mask`, `ended`, `game_over`,
+/// `scores`, `winner`, `illegal`) are made once and rewritten in place by
+/// every `reset` and `step`.
+#[pyclass(name = "VecCore", module = "ayo._ayo")]
+pub(crate) struct PyVecCore {
+    opts: EpisodeOptions,
+    /// The episodes (a mutex only so that the class is `Sync`: every method
+    /// that changes them has `&mut self`, so it is never locked).
+    episodes: Mutex<Episodes>,
+    n: usize,
+    /// The last step's actions (kept to reuse the allocation).
+    actions: Vec<i64>,
+    /// Each game's status byte (see [`Rows::status`]): a step is validated from these bytes
+    /// alone, without reading the games.
+    status: Vec<u8>,
+    threads: usize,
+    /// What `gym_step` returns besides the arrays (see `gym_returns`).
+    gym: Option<(Py<PyDict>, Py<PyDict>)>,
+    /// The helper threads of a batch with `num_threads` > 1 (and CPUs for
+    /// them) and at least [`MIN_THREADED`] games.
+    team: Option<Team>,
+    obs: Py<PyArray2<f32>>,
+    obs_mask: Py<PyArray2<i8>>,
+    mask: Py<PyArray2<bool>>,
+    reward: Py<PyArray1<f64>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    seat: Py<PyArray1<i8>>,
+    final_obs: Py<PyArray2<f32>>,
+    final_obs_mask: Py<PyArray2<i8>>,
+    ended: Py<PyArray1<bool>>,
+    game_over: Py<PyArray1<bool>>,
+    scores: Py<PyArray2<i16>>,
+    winner: Py<PyArray1<i8>>,
+    illegal: Py<PyArray1<i8>>,
+}
+
+/// Makes the rows of every output array (as `out_slice`) and runs the body.
+macro_rules! with_rows {
+    ($self:ident, $py:ident, |$rows:ident| $body:expr) => {{
+        let n = $self.n;
+        let obs = $self.obs.bind($py);
+        let obs_mask = $self.obs_mask.bind($py);
+        let mask = $self.mask.bind($py);
+        let reward = $self.reward.bind($py);
+        let terminated = $self.terminated.bind($py);
+        let truncated = $self.truncated.bind($py);
+        let seat = $self.seat.bind($py);
+        let final_obs = $self.final_obs.bind($py);
+        let final_obs_mask = $self.final_obs_mask.bind($py);
+        let ended = $self.ended.bind($py);
+        let game_over = $self.game_over.bind($py);
+        let scores = $self.scores.bind($py);
+        let winner = $self.winner.bind($py);
+        let illegal = $self.illegal.bind($py);
+        // SAFETY: these are this object's output arrays, one slice each, and
+        // `reset` and `step` (the only callers) take `&mut self`.
+        let $rows = unsafe {
+            Rows {
+                obs: out_slice(obs, n * OBS)?,
+                obs_mask: out_slice(obs_mask, n * ACTIONS)?,
+                mask: out_slice(mask, n * ACTIONS)?,
+                reward: out_slice(reward, n)?,
+                terminated: out_slice(terminated, n)?,
+                truncated: out_slice(truncated, n)?,
+                seat: out_slice(seat, n)?,
+                final_obs: out_slice(final_obs, n * OBS)?,
+                final_obs_mask: out_slice(final_obs_mask, n * ACTIONS)?,
+                ended: out_slice(ended, n)?,
+                game_over: out_slice(game_over, n)?,
+                scores: out_slice(scores, 2 * n)?,
+                winner: out_slice(winner, n)?,
+                illegal: out_slice(illegal, n)?,
+                status: &mut $self.status,
+            }
+        };
+        $body
+    }};
+}
+
+/// The error of a batch whose games were left in an unknown state by a panic.
+fn poisoned() -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err("the batch failed in an earlier call")
+}
+
+impl PyVecCore {
+    /// The episodes, for reading.
+    fn games(&self) -> PyResult<MutexGuard<'_, Episodes>> {
+        self.episodes.lock().map_err(|_| poisoned())
+    }
+}
+
+#[pymethods]
+impl PyVecCore {
+    /// `num_envs` games of `rules`; see `ayo.vector.AyoVectorEnv` for the options.
+    #[new]
+    #[pyo3(signature = (
+        num_envs, rules, opponent, seeds, *, agent_seat = None, perspective = "mover",
+        reward = "win_loss", illegal_action = "raise", illegal_penalty = -1.0,
+        max_episode_steps = None, autoreset_mode = "NextStep", num_threads = 1
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        rules: &Bound<'_, PyAny>,
+        opponent: Option<&Bound<'_, PyAny>>,
+        seeds: Vec<u64>,
+        agent_seat: Option<&Bound<'_, PyAny>>,
+        perspective: &str,
+        reward: &str,
+        illegal_action: &str,
+        illegal_penalty: f64,
+        max_episode_steps: Option<i64>,
+        autoreset_mode: &str,
+        num_threads: i64,
+    ) -> PyResult<Self> {
+        let rules = PyRules::from_py(rules)?;
+        if num_envs == 0 {
+            return Err(AyoError::new_err("num_envs must be at least 1"));
+        }
+        if seeds.len() != num_envs {
+            return Err(AyoError::new_err(format!(
+                "expected {num_envs} seeds, got {}",
+                seeds.len()
+            )));
+        }
+        let num_threads = ayo_core::threads::thread_count(Some(num_threads))
+            .map_err(|e| AyoError::new_err(format!("num_threads: {e}")))?;
+        let opponent = opponent_from(opponent, &rules)?;
+        let opts = episode_options(
+            rules,
+            opponent,
+            agent_seat,
+            perspective,
+            reward,
+            illegal_action,
+            illegal_penalty,
+            max_episode_steps,
+            autoreset_mode,
+        )?;
+        // An episode must start with the agent to move.
+        opts.check_opening()
+            .map_err(|e| AyoError::new_err(e.to_string()))?;
+        let episodes = Mutex::new(if opts.opponent.needs_game() {
+            Episodes::Full(seeds.iter().map(|&s| Episode::new(&opts, s)).collect())
+        } else {
+            Episodes::Lean(seeds.iter().map(|&s| Episode::new(&opts, s)).collect())
+        });
+        // Helpers spin between steps: never more threads than CPUs.
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let helpers = num_threads.min(cpus) - 1;
+        let team = if helpers > 0 && num_envs >= MIN_THREADED {
+            let team = Team::new(helpers)
+                .map_err(|e| AyoError::new_err(format!("cannot start the batch's threads: {e}")))?;
+            Some(team)
+        } else {
+            None
+        };
+        let n = num_envs;
+        Ok(PyVecCore {
+            opts,
+            episodes,
+            n,
+            actions: Vec::with_capacity(n),
+            // A new game awaits its first reset.
+            status: vec![DONE; n],
+            threads: num_threads,
+            team,
+            gym: None,
+            obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
+            obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
+            mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
+            reward: PyArray1::zeros(py, n, false).unbind(),
+            terminated: PyArray1::zeros(py, n, false).unbind(),
+            truncated: PyArray1::zeros(py, n, false).unbind(),
+            seat: PyArray1::zeros(py, n, false).unbind(),
+            final_obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
+            final_obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
+            ended: PyArray1::zeros(py, n, false).unbind(),
+            game_over: PyArray1::zeros(py, n, false).unbind(),
+            scores: PyArray2::zeros(py, [n, 2], false).unbind(),
+            winner: PyArray1::zeros(py, n, false).unbind(),
+            illegal: PyArray1::zeros(py, n, false).unbind(),
+        })
+    }
+
+    /// Number of games.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.n
+    }
+
+    /// Most threads a step uses.
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Whether the caller moves for both sides (no opponent).
+    #[getter]
+    fn self_play(&self) -> bool {
+        self.opts.opponent == Opponent::SelfPlay
+    }
+
+    /// Starts new episodes in the games where `mask` is true (all when
+    /// None): `seeds[i]`, when not None, first restarts game `i`'s random
+    /// streams; `agent_seat` (0 or 1) overrides the seat for these episodes.
+    /// Writes `obs`, `obs_mask`, `mask` and `seat` for those games and clears
+    /// their `reward`, `terminated` and `truncated`.
+    #[pyo3(signature = (mask = None, seeds = None, agent_seat = None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        mask: Option<Vec<bool>>,
+        seeds: Option<Vec<Option<u64>>>,
+        agent_seat: Option<i64>,
+    ) -> PyResult<()> {
+        let n = self.n;
+        if mask.as_ref().is_some_and(|m| m.len() != n)
+            || seeds.as_ref().is_some_and(|s| s.len() != n)
+        {
+            return Err(AyoError::new_err(format!(
+                "reset_mask and seeds must have {n} entries"
+            )));
+        }
+        let seat = agent_seat.map(player_from).transpose()?;
+        let opts = self.opts;
+        let episodes = self.episodes.get_mut().map_err(|_| poisoned())?;
+        with_rows!(self, py, |rows| {
+            let mut rows = rows;
+            with_episodes!(episodes, |eps| {
+                for (i, ep) in eps.iter_mut().enumerate() {
+                    if mask.as_ref().is_some_and(|m| !m[i]) {
+                        continue;
+                    }
+                    let seed = seeds.as_ref().and_then(|s| s[i]);
+                    reset_one(&opts, ep, seed, seat, &mut rows, i);
+                }
+            });
+            Ok(())
+        })
+    }
+
+    /// One step of every game: `actions[i]` (0..5, relative to the mover) for
+    /// game `i`. Checks the whole batch first (an action outside 0..5 or, with
+    /// `illegal_action="raise"`, an illegal one raises and nothing changes),
+    /// then steps every game with the GIL released. Returns how many games
+    /// (episodes that ended, games over by the rules, penalized actions).
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyArray1<i64>>,
+    ) -> PyResult<(usize, usize, usize)> {
+        // The actions are copied while the GIL is held (no Python code runs
+        // meanwhile), then the games are stepped from the copy without it.
+        let mut copy = std::mem::take(&mut self.actions);
+        copy.clear();
+        // SAFETY: with the GIL held and no call into Python until the copy
+        // is made, nothing can write to the array while it is read.
+        match unsafe { actions.as_slice() } {
+            Ok(s) => copy.extend_from_slice(s),
+            Err(_) => copy.extend(unsafe { actions.as_array() }.iter().copied()),
+        }
+        let opts = self.opts;
+        let team = self.team.as_ref();
+        let episodes = self.episodes.get_mut().map_err(|_| poisoned())?;
+        let result = with_episodes!(episodes, |eps| {
+            validate(&opts, py, &self.status, eps, &copy).and_then(|()| {
+                with_rows!(self, py, |rows| {
+                    let c = py.detach(|| step_all(&opts, eps, &copy, rows, team));
+                    Ok((c.ended, c.over, c.penalized))
+                })
+            })
+        });
+        self.actions = copy;
+        result
+    }
+
+    /// Keeps the two dicts that `gym_step` returns: `obs` itself (its arrays
+    /// are this batch's, rewritten in place) and a copy of `info` with the
+    /// news of the step added.
+    fn gym_returns(&mut self, obs: Py<PyDict>, info: Py<PyDict>) {
+        self.gym = Some((obs, info));
+    }
+
+    /// `step`, then the whole of Gymnasium's `(obs, reward, terminated,
+    /// truncated, info)` for the batch's own arrays (no copies): `info` is a
+    /// copy of the dict given to `gym_returns` plus `scores`, `winner` (of
+    /// games over by the rules) and `illegal_action` (penalized actions), each
+    /// with its `_` mask, when the step had any.
+    fn gym_step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyArray1<i64>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let Some((obs, base)) = self
+            .gym
+            .as_ref()
+            .map(|(o, i)| (o.clone_ref(py), i.clone_ref(py)))
+        else {
+            return Err(AyoError::new_err("gym_returns() was not called"));
+        };
+        let (_, over, penalized) = self.step(py, actions)?;
+        let info = base.bind(py).copy()?;
+        if over > 0 {
+            let ended = self.game_over.bind(py);
+            info.set_item(intern!(py, "scores"), self.scores.bind(py))?;
+            info.set_item(intern!(py, "_scores"), ended)?;
+            info.set_item(intern!(py, "winner"), self.winner.bind(py))?;
+            info.set_item(intern!(py, "_winner"), ended)?;
+        }
+        if penalized > 0 {
+            // SAFETY: the GIL is held and the step is over: nothing writes
+            // to the array while it is read.
+            let illegal = unsafe { self.illegal.bind(py).as_slice() }
+                .map_err(|e| AyoError::new_err(e.to_string()))?;
+            let mask = PyArray1::from_iter(py, illegal.iter().map(|&a| a >= 0));
+            info.set_item(
+                intern!(py, "illegal_action"),
+                PyArray1::from_slice(py, illegal),
+            )?;
+            info.set_item(intern!(py, "_illegal_action"), mask)?;
+        }
+        (
+            obs,
+            self.reward.bind(py),
+            self.terminated.bind(py),
+            self.truncated.bind(py),
+            info,
+        )
+            .into_pyobject(py)
+    }
+
+    /// The game records (start position and moves) of every game, for inspection.
+    fn records(&self) -> PyResult<Vec<String>> {
+        let opts = self.opts;
+        Ok(with_episodes!(&*self.games()?, |eps| eps
+            .iter()
+            .map(|ep| ep.record(&opts))
+            .collect()))
+    }
+
+    /// Whether each game's episode is over and awaits a reset.
+    fn done(&self) -> PyResult<Vec<bool>> {
+        Ok(with_episodes!(&*self.games()?, |eps| eps
+            .iter()
+            .map(|ep| ep.is_done())
+            .collect()))
+    }
+
+    /// Observations (N, 14) float32.
+    #[getter]
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.obs.bind(py).clone()
+    }
+    /// Action masks as int8 (N, 6), as in the observation dict.
+    #[getter]
+    fn obs_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        self.obs_mask.bind(py).clone()
+    }
+    /// Action masks as bool (N, 6).
+    #[getter]
+    fn mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
+        self.mask.bind(py).clone()
+    }
+    /// Rewards (N,) float64.
+    #[getter]
+    fn reward<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.reward.bind(py).clone()
+    }
+    /// Terminated flags (N,).
+    #[getter]
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.terminated.bind(py).clone()
+    }
+    /// Truncated flags (N,).
+    #[getter]
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.truncated.bind(py).clone()
+    }
+    /// The seat whose view each observation is (N,) int8: the agent's seat,
+    /// or in self-play the player to move.
+    #[getter]
+    fn seat<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.seat.bind(py).clone()
+    }
+    /// SAME_STEP autoreset: the last observation of episodes that ended this step.
+    #[getter]
+    fn final_obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.final_obs.bind(py).clone()
+    }
+    /// SAME_STEP autoreset: the last action mask (int8) of episodes that ended this step.
+    #[getter]
+    fn final_obs_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        self.final_obs_mask.bind(py).clone()
+    }
+    /// Whether an episode ended (terminated or truncated) this step.
+    #[getter]
+    fn ended<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.ended.bind(py).clone()
+    }
+    /// Whether a game ended by the rules this step (`scores` and `winner` are set).
+    #[getter]
+    fn game_over<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.game_over.bind(py).clone()
+    }
+    /// Final scores (South, North) of games that ended by the rules this step (N, 2) int16.
+    #[getter]
+    fn scores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i16>> {
+        self.scores.bind(py).clone()
+    }
+    /// Winner (0, 1, or -1 for a draw) of games that ended by the rules this step.
+    #[getter]
+    fn winner<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.winner.bind(py).clone()
+    }
+    /// The illegal action penalized this step, -1 where none.
+    #[getter]
+    fn illegal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.illegal.bind(py).clone()
+    }
+}
+
+/// Registers `VecCore` in the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVecCore>()
+}
