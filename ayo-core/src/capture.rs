@@ -28,14 +28,7 @@ pub(crate) fn is_grand_slam(cells: u128, opp: usize, taken: u128) -> bool {
 /// unless it is a grand slam and the rules forbid those.
 #[inline(always)]
 fn capture_stands(rules: &Rules, cells: u128, opp: usize, taken: u128) -> bool {
-    !(rules.grand_slam() == GrandSlam::NoCapture && is_grand_slam(cells, opp, taken))
-}
-
-/// Adds `seeds` to `player`'s store.
-#[inline(always)]
-fn to_store(cells: &mut u128, key: &mut u64, player: usize, seeds: u32) {
-    *cells += u128::from(seeds) << (8 * (12 + player));
-    *key = key.wrapping_add(u64::from(seeds).wrapping_mul(STORE_WEIGHT[player]));
+    !(is_grand_slam(cells, opp, taken) && rules.grand_slam() == GrandSlam::NoCapture)
 }
 
 /// Whether the last seed, in pit `last` now holding `count`, starts a 2-or-3
@@ -47,23 +40,24 @@ pub(crate) fn makes_two_or_three(last: usize, count: u8, opp: usize) -> bool {
 
 /// The 2-or-3 chain: pit `last` (see [`makes_two_or_three`]) and, walking
 /// backwards, each directly preceding pit of the opponent's row that holds 2
-/// or 3, up to the first that does not, go to the mover's store (unless the
-/// grand-slam rule cancels the capture). True when seeds were taken.
+/// or 3, up to the first that does not, go to the mover's store, unless the
+/// grand-slam rule cancels the capture. The board and key after the capture,
+/// or `None` when nothing is taken.
 #[inline(always)]
 pub(crate) fn capture_two_three(
     rules: &Rules,
-    cells: &mut u128,
-    key: &mut u64,
+    cells: u128,
+    key: u64,
     last: usize,
     me: usize,
-) -> bool {
+) -> Option<(u128, u64)> {
     let opp = 1 - me;
     let mut i = last;
     let mut take = 0u32;
     let mut taken = 0u128;
     let mut weight = 0u64;
     loop {
-        let v = byte(*cells, i);
+        let v = byte(cells, i);
         if v != 2 && v != 3 {
             break;
         }
@@ -75,41 +69,45 @@ pub(crate) fn capture_two_three(
         }
         i -= 1;
     }
-    if !capture_stands(rules, *cells, opp, taken) {
-        return false;
+    if !capture_stands(rules, cells, opp, taken) {
+        return None;
     }
-    *cells &= !taken;
-    *key = key.wrapping_sub(weight);
-    to_store(cells, key, me, take);
-    true
+    Some((
+        (cells & !taken) + (u128::from(take) << (8 * (12 + me))),
+        key.wrapping_sub(weight)
+            .wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me])),
+    ))
 }
 
 /// Capture across: the last seed fell in pit `last`, empty before, of the
 /// mover's own row; the seeds of the facing pit (if any) go to the mover's
-/// store, with the capturing seed itself when the rules say so (unless the
-/// grand-slam rule cancels the capture). True when seeds were taken.
+/// store, with the capturing seed itself when the rules say so, unless the
+/// grand-slam rule cancels the capture. The board and key after the
+/// capture, or `None` when nothing is taken.
 #[inline(always)]
 pub(crate) fn capture_across(
     rules: &Rules,
-    cells: &mut u128,
-    key: &mut u64,
+    cells: u128,
+    key: u64,
     last: usize,
     me: usize,
-) -> bool {
+) -> Option<(u128, u64)> {
     let opp = 1 - me;
     let facing = 11 - last;
-    let f = byte(*cells, facing);
-    if f == 0 || !capture_stands(rules, *cells, opp, pit_mask(facing)) {
-        return false;
+    let f = byte(cells, facing);
+    if f == 0 || !capture_stands(rules, cells, opp, pit_mask(facing)) {
+        return None;
     }
     let mut take = u32::from(f);
-    *cells &= !pit_mask(facing);
-    *key = key.wrapping_sub(u64::from(f).wrapping_mul(PIT_WEIGHT[facing]));
+    let mut c = cells & !pit_mask(facing);
+    let mut h = key.wrapping_sub(u64::from(f).wrapping_mul(PIT_WEIGHT[facing]));
     if rules.capturing_seed_taken() {
         take += 1;
-        *cells &= !pit_mask(last);
-        *key = key.wrapping_sub(PIT_WEIGHT[last]);
+        c &= !pit_mask(last);
+        h = h.wrapping_sub(PIT_WEIGHT[last]);
     }
-    to_store(cells, key, me, take);
-    true
+    Some((
+        c + (u128::from(take) << (8 * (12 + me))),
+        h.wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me])),
+    ))
 }

@@ -4,36 +4,45 @@
 
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
-use crate::rules::{Repetition, Rules, StuckSeeds};
+use crate::rules::{Rules, StuckSeeds};
 use crate::Player;
 
 /// Why the game is over at `pos`, if it is, checked in the rules' order:
-/// the target (only when `stores_changed`: stores change only with a
-/// capture), the move limit, a repetition (`repeated`, asked only under a
-/// repetition rule), then no legal move (`no_legal_move`, asked last). The
-/// two questions are closures so that each caller answers them from what it
-/// keeps (a history, a window, the children it has sown) and only when the
-/// earlier ends did not apply.
+/// the target and the move limit (only when `counters_may_end`, which the
+/// caller sets when stores changed, by a capture or a new game, or the rules
+/// have a move limit: [`counters_may_end`]), a repetition (`repeated`: false when the rules
+/// have no repetition rule), then no legal move (`no_legal_move`, asked
+/// last). The two questions are closures so that each caller answers them
+/// from what it keeps (a history, a window, the children it has sown) and
+/// only when the earlier ends did not apply.
 #[inline(always)]
 pub(crate) fn end_reason(
     rules: &Rules,
     pos: &Position,
-    stores_changed: bool,
+    counters_may_end: bool,
     repeated: impl FnOnce() -> bool,
     no_legal_move: impl FnOnce() -> bool,
 ) -> Option<EndReason> {
-    if stores_changed || rules.move_limit().is_some() {
+    if counters_may_end {
         if let Some(reason) = pos.ended_by_counters(rules) {
             return Some(reason);
         }
     }
-    if rules.repetition() == Repetition::OwnSide && repeated() {
+    if repeated() {
         return Some(EndReason::Repetition);
     }
     if no_legal_move() {
         return Some(EndReason::NoLegalMove);
     }
     None
+}
+
+/// Whether the target or the move limit can have ended the game at a new
+/// position: stores change only with a capture (or in a new game), the
+/// no-capture counter with every move.
+#[inline(always)]
+pub(crate) fn counters_may_end(rules: &Rules, stores_changed: bool) -> bool {
+    stores_changed || rules.move_limit().is_some()
 }
 
 impl Position {

@@ -3,14 +3,14 @@
 
 use rand::Rng;
 
-use crate::end::end_reason;
+use crate::end::{counters_may_end, end_reason};
 use crate::family::with_family;
 use crate::legal::{must_feed, nonempty_pits_are_legal};
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::repeat::Window;
-use crate::rules::Rules;
+use crate::rules::{Repetition, Rules};
 use crate::tables::SELECT;
 
 /// What is known of the legal moves of the current position.
@@ -252,8 +252,8 @@ impl LeanGame {
         let reason = end_reason(
             rules,
             pos,
-            mv.is_none() || pos.no_capture() == 0,
-            || window.arrive(rules, mv, pos),
+            counters_may_end(rules, mv.is_none() || pos.no_capture() == 0),
+            || rules.repetition() == Repetition::OwnSide && window.arrive(rules, mv, pos),
             || nonempty == 0,
         );
         match reason {

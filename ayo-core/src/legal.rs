@@ -5,17 +5,25 @@
 //! filter every move generator uses: `children`, `legal_moves`, the lean
 //! games of the batch, the playouts and the solver.
 
-use crate::board::{mover, ROW_MASK};
+use crate::board::{mover, PLAYER_SHIFT, ROW_MASK};
 use crate::family::with_family;
 use crate::moves::{Children, IllegalMove, Move, MoveList, PlayError};
 use crate::position::Position;
 use crate::rules::{Feeding, Rules};
 
 /// Whether the feeding rule applies to the player to move in `pos`: the rules
-/// have one and the opponent's row is empty.
+/// have one and the opponent's row is empty ([`opponent_row_empty`]).
 #[inline(always)]
 pub(crate) fn must_feed(rules: &Rules, pos: &Position) -> bool {
-    rules.feeding() != Feeding::Off && pos.packed() & ROW_MASK[1 - mover(pos.packed())] == 0
+    rules.feeding() != Feeding::Off && opponent_row_empty(pos)
+}
+
+/// Whether the opponent of the player to move has no seeds in their row.
+#[inline(always)]
+pub(crate) fn opponent_row_empty(pos: &Position) -> bool {
+    let cells = pos.packed();
+    let opponent = 1 - ((cells >> PLAYER_SHIFT) as usize & 1);
+    cells & ROW_MASK[opponent] == 0
 }
 
 /// Whether a move that led to `after` fed the opponent: the player to move

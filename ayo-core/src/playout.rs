@@ -3,14 +3,14 @@
 
 use rand::Rng;
 
-use crate::end::end_reason;
+use crate::end::{counters_may_end, end_reason};
 use crate::family::with_family;
-use crate::legal::must_feed;
+use crate::legal::opponent_row_empty;
 use crate::moves::Move;
-use crate::outcome::Outcome;
+use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::repeat::Window;
-use crate::rules::{Repetition, Rules};
+use crate::rules::{Feeding, Repetition, Rules};
 use crate::tables::{COUNT, SELECT};
 
 /// How a random playout finished.
@@ -72,80 +72,71 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     max_plies: u32,
 ) -> Playout {
     if rules.repetition() != Repetition::OwnSide {
-        return playout_loop::<RELAY, CAP, R>(rules, start, rng, max_plies, None);
+        let mut unused = Window::with_buffer(&start, Vec::new());
+        return playout_loop::<RELAY, CAP, false, R>(rules, start, rng, max_plies, &mut unused);
     }
     let mut window = Window::with_buffer(&start, WINDOW_BUFFER.take());
-    let played = playout_loop::<RELAY, CAP, R>(rules, start, rng, max_plies, Some(&mut window));
+    let played = playout_loop::<RELAY, CAP, true, R>(rules, start, rng, max_plies, &mut window);
     WINDOW_BUFFER.set(window.into_buffer());
     played
 }
 
-/// The playout itself: the end checks of [`end_reason`] at each position,
-/// then a random move. `window`: the positions since the last capture, under
-/// a repetition rule.
+/// The playout itself. At each position the ends of [`end_reason`] before
+/// the moves (target, move limit, repetition: `window`, kept when `REPEATS`),
+/// then truncation at `max_plies`, then a random move; a position with no
+/// legal move (none could be drawn) is the last end, as in `end_reason`.
 #[inline(always)]
-fn playout_loop<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
+fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + ?Sized>(
     rules: &Rules,
     start: Position,
     rng: &mut R,
     max_plies: u32,
-    mut window: Option<&mut Window>,
+    window: &mut Window,
 ) -> Playout {
     let mut pos = start;
     let mut plies = 0u32;
-    let mut last_move: Option<Move> = None;
+    // The pit of the last move (for the repetition window); none before the first.
+    let mut last_pit = 0u8;
+    let feeding = rules.feeding() != Feeding::Off;
+    let counters = counters_may_end(rules, false);
+    let ended = |pos: Position, plies, reason| Playout {
+        outcome: Some(pos.final_outcome(rules, reason)),
+        plies,
+        last: pos,
+    };
     loop {
-        let mut next = None;
-        let mut truncated = false;
-        let reason = end_reason(
-            rules,
-            &pos,
-            pos.no_capture() == 0 || last_move.is_none(),
-            || {
-                window
-                    .as_deref_mut()
-                    .is_some_and(|w| w.arrive(rules, last_move, &pos))
-            },
-            || {
-                // Truncation comes before the move: a playout cut at
-                // `max_plies` reports no end.
-                if plies >= max_plies {
-                    truncated = true;
-                    return false;
-                }
-                next = if must_feed(rules, &pos) {
-                    let children = pos.children(rules);
-                    if children.is_empty() {
-                        None
-                    } else {
-                        Some(children[rng.random_range(0..children.len())])
-                    }
-                } else {
-                    random_sown::<RELAY, CAP, R>(rules, &pos, rng)
-                };
-                next.is_none()
-            },
-        );
-        if let Some(reason) = reason {
+        let check_counters = counters || plies == 0 || pos.no_capture() == 0;
+        let repeated =
+            || REPEATS && window.arrive(rules, (plies > 0).then_some(Move(last_pit)), &pos);
+        if let Some(reason) = end_reason(rules, &pos, check_counters, repeated, || false) {
+            return ended(pos, plies, reason);
+        }
+        if plies >= max_plies {
             return Playout {
-                outcome: Some(pos.final_outcome(rules, reason)),
+                outcome: None,
                 plies,
                 last: pos,
             };
         }
+        // The feeding rule (`must_feed`), its first half known for the playout.
+        let next = if feeding && opponent_row_empty(&pos) {
+            let children = pos.children(rules);
+            if children.is_empty() {
+                None
+            } else {
+                let (mv, p) = children[rng.random_range(0..children.len())];
+                last_pit = mv.pit() as u8;
+                Some(p)
+            }
+        } else {
+            random_sown::<RELAY, CAP, R>(rules, &pos, rng, &mut last_pit)
+        };
         match next {
-            Some((mv, p)) if !truncated => {
+            Some(p) => {
                 pos = p;
                 plies += 1;
-                last_move = Some(mv);
             }
-            _ => {
-                return Playout {
-                    outcome: None,
-                    plies,
-                    last: pos,
-                }
-            }
+            None => return ended(pos, plies, EndReason::NoLegalMove),
         }
     }
 }
@@ -162,26 +153,28 @@ fn random_sown<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     rules: &Rules,
     pos: &Position,
     rng: &mut R,
-) -> Option<(Move, Position)> {
+    pit: &mut u8,
+) -> Option<Position> {
     let first = pos.to_move().first_pit();
     let a = rng.random_range(0..6u32) as usize;
     let mut bits = pos.nonempty_actions();
     if bits & (1 << a) != 0 {
-        let pit = first + a;
-        let next = pos.sown_mode::<RELAY, CAP>(rules, pit);
+        let next = pos.sown_mode::<RELAY, CAP>(rules, first + a);
         if !RELAY || next.is_some() {
-            return next.map(|p| (Move(pit as u8), p));
+            *pit = (first + a) as u8;
+            return next;
         }
         bits &= !(1 << a);
     }
     while bits != 0 {
         let k = rng.random_range(0..u32::from(COUNT[bits as usize])) as usize;
-        let pit = first + usize::from(SELECT[bits as usize][k]);
-        let next = pos.sown_mode::<RELAY, CAP>(rules, pit);
+        let a = SELECT[bits as usize][k];
+        let next = pos.sown_mode::<RELAY, CAP>(rules, first + a as usize);
         if !RELAY || next.is_some() {
-            return next.map(|p| (Move(pit as u8), p));
+            *pit = (first + a as usize) as u8;
+            return next;
         }
-        bits &= !(1 << (pit - first));
+        bits &= !(1 << a);
     }
     None
 }

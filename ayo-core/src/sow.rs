@@ -148,14 +148,23 @@ impl EndlessRelay {
 
 /// One lap of `n` seeds lifted from `origin` (already emptied), without
 /// collections: one seed to each following pit in turn, skipping the origin
-/// on laps of 12 or more when the rules say so. Returns the last pit.
+/// on laps of 12 or more when the rules say so. Returns the board, the key
+/// and the last pit.
 #[inline(always)]
-fn sow_lap(skip_origin: bool, cells: &mut u128, key: &mut u64, origin: usize, n: usize) -> usize {
+fn sow_lap(
+    skip_origin: bool,
+    cells: u128,
+    key: u64,
+    origin: usize,
+    n: usize,
+) -> (u128, u64, usize) {
     if skip_origin && n < TABLE_SEEDS {
         let lap = &LAPS[origin][n];
-        *cells += lap.add;
-        *key = key.wrapping_add(lap.key);
-        return lap.last as usize;
+        return (
+            cells + lap.add,
+            key.wrapping_add(lap.key),
+            lap.last as usize,
+        );
     }
     let (full, k) = lap_shape(skip_origin, n);
     let full_mask = if skip_origin {
@@ -163,17 +172,18 @@ fn sow_lap(skip_origin: bool, cells: &mut u128, key: &mut u64, origin: usize, n:
     } else {
         PIT_ONES
     };
-    *cells += u128::from(full) * full_mask + LAP_ONES[origin][k];
     let full_weight = if skip_origin {
         LAP_WEIGHT[origin][11]
     } else {
         LAP_WEIGHT[origin][12]
     };
-    *key = key
-        .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[origin]))
-        .wrapping_add(u64::from(full).wrapping_mul(full_weight))
-        .wrapping_add(LAP_WEIGHT[origin][k]);
-    (origin + k) % 12
+    (
+        cells + u128::from(full) * full_mask + LAP_ONES[origin][k],
+        key.wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[origin]))
+            .wrapping_add(u64::from(full).wrapping_mul(full_weight))
+            .wrapping_add(LAP_WEIGHT[origin][k]),
+        (origin + k) % 12,
+    )
 }
 
 /// A lap of `n` seeds as `full` seeds to every pit of the cycle (11 pits
@@ -227,12 +237,14 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
                 break;
             }
         } else {
-            last = sow_lap(skip, &mut c, &mut h, o, n);
+            (c, h, last) = sow_lap(skip, c, h, o, n);
         }
 
         let count = byte(c, last);
         if CAP == TWO_THREE && makes_two_or_three(last, count, opp) {
-            captured |= capture_two_three(rules, &mut c, &mut h, last, me);
+            if let Some((nc, nh)) = capture_two_three(rules, c, h, last, me) {
+                (c, h, captured) = (nc, nh, true);
+            }
             break;
         }
         if count >= 2 {
@@ -243,7 +255,9 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
             break;
         }
         if CAP == ACROSS && last / 6 == me {
-            captured |= capture_across(rules, &mut c, &mut h, last, me);
+            if let Some((nc, nh)) = capture_across(rules, c, h, last, me) {
+                (c, h, captured) = (nc, nh, true);
+            }
         }
         break;
     }

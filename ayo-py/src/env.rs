@@ -331,11 +331,7 @@ impl PyEpisodeCore {
     /// The two-agent step (self-play): plays `action` for the player to
     /// move and returns `(rewards, terminated, truncated, outcome,
     /// illegal_action)`, `rewards` for South and North.
-    fn turn<'py>(
-        &mut self,
-        py: Python<'py>,
-        action: &Bound<'py, PyAny>,
-    ) -> PyResult<Turn> {
+    fn turn<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Turn> {
         let (step, _) = self.turn_step(py, action, None)?;
         Ok((
             (
@@ -350,11 +346,7 @@ impl PyEpisodeCore {
     }
 
     /// The observation of `seat` (0 or 1) now, as `(board, mask)`.
-    fn observe_seat<'py>(
-        &mut self,
-        py: Python<'py>,
-        seat: i64,
-    ) -> PyResult<SeatView<'py>> {
+    fn observe_seat<'py>(&mut self, py: Python<'py>, seat: i64) -> PyResult<SeatView<'py>> {
         let seat = player_from(seat)?;
         let o = ep!(self).observe_as(&self.opts, seat);
         let (obs, mask) = observation_dict(py, &o)?;
