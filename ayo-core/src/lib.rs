@@ -35,6 +35,7 @@
 
 // The rules, each in one named home (docs/rules.md links them):
 mod capture; // captures across and by the 2-or-3 chain, the grand slam
+mod describe; // the rules in words
 mod end; // the end of the game in the rules' order, the final scores
 mod family; // the one dispatch from a rule set to its specialised loops
 mod legal; // legality: endless relays, the feeding rule

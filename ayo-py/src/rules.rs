@@ -160,6 +160,13 @@ impl PyRules {
         self.inner.as_preset().map(|p| p.name())
     }
 
+    /// The rules in words: a title, an empty line, then one sentence (a
+    /// line starting with "- ") for each parameter (ayo-core's
+    /// `Rules::describe`; `ayo rules` prints it).
+    fn describe(&self) -> Vec<String> {
+        self.inner.describe()
+    }
+
     /// Relay sowing.
     #[getter]
     fn relay(&self) -> bool {

@@ -1,10 +1,10 @@
 //! `Team`: the helper threads of a batch with `num_threads` > 1.
 //!
-//! A batch step of 1,024 `oware` games takes about 75 µs. Handing half of
-//! it to a sleeping thread costs about as much on this kind of machine
-//! (measured: a thread spawn and join ~50 µs; rayon's `scope`, which puts the
-//! caller to sleep and wakes its workers, made a 1,024-game step twice as
-//! slow), so a team works differently:
+//! A batch step of 1,024 games is short enough that waking a sleeping
+//! thread for half of it costs about as much as the half itself (rayon's
+//! `scope`, which puts the caller to sleep and wakes its workers, made such
+//! a step slower than one thread: docs/benchmarks.md), so a team works
+//! differently:
 //!
 //! * the caller works too: it publishes the job and runs it at once;
 //! * the work is claimed in shares from a shared counter (the job's

@@ -12,6 +12,8 @@ use crate::{Game, IllegalMove, LeanGame, Move, Outcome, Position, Rules};
 pub trait EpisodeGame: Clone + Send {
     /// A game of `rules` from `position` (valid for them).
     fn from_position(rules: Rules, position: Position) -> Self;
+    /// Starts again from `position`, keeping the allocations where the game can.
+    fn restart(&mut self, rules: Rules, position: Position);
     /// The current position.
     fn position(&self) -> &Position;
     /// The legal actions as a bit set (0 once the game is over).
@@ -31,6 +33,10 @@ pub trait EpisodeGame: Clone + Send {
 impl EpisodeGame for LeanGame {
     fn from_position(rules: Rules, position: Position) -> Self {
         LeanGame::new(rules, position)
+    }
+    #[inline]
+    fn restart(&mut self, _rules: Rules, position: Position) {
+        self.reset(position);
     }
     #[inline]
     fn position(&self) -> &Position {
@@ -63,6 +69,9 @@ impl EpisodeGame for LeanGame {
 impl EpisodeGame for Game {
     fn from_position(rules: Rules, position: Position) -> Self {
         Game::from_position(rules, position)
+    }
+    fn restart(&mut self, rules: Rules, position: Position) {
+        *self = Game::from_position(rules, position);
     }
     #[inline]
     fn position(&self) -> &Position {

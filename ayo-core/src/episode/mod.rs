@@ -275,7 +275,8 @@ impl<G: EpisodeGame> Episode<G> {
     /// [`Episode::reset`] from `start` (valid for the rules).
     pub fn reset_from(&mut self, opts: &EpisodeOptions, start: Position, seat: Option<Player>) {
         self.begin(opts, seat);
-        self.game = G::from_position(opts.rules, start);
+        // The same game started again: no allocation a reset.
+        self.game.restart(opts.rules, start);
         self.opponent_turns(opts);
     }
 

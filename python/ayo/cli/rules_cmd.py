@@ -1,4 +1,5 @@
-"""``ayo rules``: the rules of one preset, or of every preset, in words."""
+"""``ayo rules``: the rules of one preset, or of every preset, in words (the
+core's ``Rules.describe``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import textwrap
 from typing import TextIO
 
 from ayo import Rules
-from ayo.cli.rules_words import rules_text
 
 __all__ = ["rules_cmd"]
 
@@ -17,6 +17,6 @@ def rules_cmd(rules: Rules | None, out: TextIO) -> int:
     for i, r in enumerate(chosen):
         if i:
             out.write("\n")
-        for line in rules_text(r):
+        for line in r.describe():
             out.write(textwrap.fill(line, 78, subsequent_indent="  ") + "\n" if line else "\n")
     return 0

@@ -55,7 +55,7 @@ if ENV_ID not in gymnasium.registry:
         vector_entry_point="ayo.vector:AyoVectorEnv",
         max_episode_steps=MAX_EPISODE_STEPS,
         # Two of gymnasium.make's default wrappers add nothing here and cost
-        # about a third of a step (0.45 us of 1.7 us, docs/benchmarks.md):
+        # a large share of a step (docs/benchmarks.md, "Single steps"):
         # AyoEnv enforces reset-before-step itself (EpisodeOverError is
         # gymnasium's ResetNeeded), and the test suite runs gymnasium's full
         # check_env on it. gymnasium.make(..., disable_env_checker=False)
