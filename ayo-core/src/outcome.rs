@@ -93,6 +93,6 @@ pub enum Status {
     Ongoing,
     /// The game has ended by the rules.
     Ended(Outcome),
-    /// The caller's ply cap was reached before a real end (see [`Game::set_ply_cap`]).
+    /// The caller's ply cap was reached before a real end (see [`crate::Game::set_ply_cap`]).
     Truncated,
 }

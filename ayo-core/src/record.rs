@@ -7,7 +7,7 @@
 //! `ayoayo[capture=two_three,stuck_seeds=own_side]`. Keys and values are those
 //! of [`RuleParams::set`] (numbers without sign or leading zero); each key at
 //! most once. Printing picks the preset that needs the fewest overrides and
-//! lists them in the order of [`PARAM_NAMES`]. The grammar, as EBNF, is in
+//! lists them in the order of [`crate::PARAM_NAMES`]. The grammar, as EBNF, is in
 //! `docs/notation.md`.
 //!
 //! ## Position (FEN-like), six fields separated by spaces
