@@ -15,7 +15,7 @@ use ayo_core::players::{self, Agent, Bound as SearchBound, Budget, Kind, Level, 
 use ayo_core::{Game, Move};
 use ayo_solve::engine::Engine;
 use ayo_solve::perfect::Perfect;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::{self, AyoError};
@@ -197,6 +197,11 @@ fn level_from(obj: &Bound<'_, PyAny>) -> PyResult<Level> {
     Level::from_str(text).map_err(PyValueError::new_err)
 }
 
+/// The error of a player whose lock was poisoned (a panic during an earlier search).
+fn poisoned() -> PyErr {
+    AyoError::new_err("the player failed in an earlier call and cannot be used")
+}
+
 /// Why `Player("perfect")` cannot be made.
 const PERFECT_NEEDS_DB: &str =
     "level perfect plays from endgame databases: Player.perfect(Database.open(rules, dir))";
@@ -221,9 +226,7 @@ impl PyPlayer {
         }
         let agent = Arc::clone(&self.agent);
         py.detach(move || {
-            let mut guard = agent
-                .lock()
-                .map_err(|_| PyRuntimeError::new_err("the player failed in an earlier call"))?;
+            let mut guard = agent.lock().map_err(|_| poisoned())?;
             Ok(f(guard.agent_mut(), &game))
         })
     }
@@ -319,9 +322,7 @@ impl PyPlayer {
     fn source(&self, py: Python<'_>) -> PyResult<Option<&'static str>> {
         let agent = Arc::clone(&self.agent);
         py.detach(move || {
-            let guard = agent
-                .lock()
-                .map_err(|_| PyRuntimeError::new_err("the player failed in an earlier call"))?;
+            let guard = agent.lock().map_err(|_| poisoned())?;
             Ok(guard.last_source().map(|s| s.name()))
         })
     }

@@ -12,11 +12,13 @@ use ayo_core::episode::{
 };
 use ayo_core::{Game, Move, Player};
 use std::str::FromStr;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::thread::ThreadId;
 
 use numpy::PyArray1;
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::{self, AyoError, EpisodeOverError};
@@ -45,23 +47,45 @@ type Turn = ((f64, f64), bool, bool, Option<PyOutcome>, Option<i64>);
 type SeatView<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
 
 /// One episode of Ayo for the single-agent and two-agent environments.
-#[pyclass(name = "EpisodeCore", module = "ayo._ayo")]
+///
+/// Frozen, so that several threads may share it: the episode sits in a
+/// mutex held only while Rust reads or changes it (never while Python code
+/// runs), and a call that changes the episode (`reset`, `step`, `turn`,
+/// `seed`, `__setstate__`) holds the object's call lock for its whole
+/// length, an external opponent's moves included, so that such calls take
+/// turns. An opponent that calls one of them on its own episode gets an
+/// `AyoError` (waiting would never end).
+#[pyclass(name = "EpisodeCore", module = "ayo._ayo", frozen)]
 pub(crate) struct PyEpisodeCore {
     args: Args,
     opts: EpisodeOptions,
-    /// The episode (a mutex so that calls from several threads take turns).
+    /// The episode.
     ep: Mutex<Episode<Game>>,
+    /// Held by the call that changes the episode.
+    calls: Mutex<()>,
+    /// The thread of that call.
+    caller: Mutex<Option<ThreadId>>,
 }
 
-/// The episode, from a method that has the object to itself.
-macro_rules! ep {
-    ($self:ident) => {
-        $self.ep.get_mut().unwrap_or_else(|e| e.into_inner())
-    };
+/// A call that changes the episode: while it lives, other such calls wait.
+struct Call<'a> {
+    _held: MutexGuard<'a, ()>,
+    caller: &'a Mutex<Option<ThreadId>>,
+}
+
+impl Drop for Call<'_> {
+    fn drop(&mut self) {
+        *self.caller.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
 }
 
 fn core_err<E: std::fmt::Display>(e: E) -> PyErr {
     AyoError::new_err(e.to_string())
+}
+
+/// The error of an episode whose lock was poisoned (a panic while it was held).
+fn poisoned() -> PyErr {
+    AyoError::new_err("the episode failed in an earlier call and cannot be used")
 }
 
 /// The observation dict, and a separate copy of the mask for `info`.
@@ -78,9 +102,41 @@ fn observation_dict<'py>(
 }
 
 impl PyEpisodeCore {
-    /// The episode, from a method that shares the object.
-    fn locked(&self) -> MutexGuard<'_, Episode<Game>> {
-        self.ep.lock().unwrap_or_else(|e| e.into_inner())
+    /// The episode, locked (waiting for another thread without holding the GIL).
+    fn locked(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Episode<Game>>> {
+        self.ep.lock_py_attached(py).map_err(|_| poisoned())
+    }
+
+    /// Begins a call that changes the episode, once any other has ended.
+    fn begin(&self, py: Python<'_>) -> PyResult<Call<'_>> {
+        let me = std::thread::current().id();
+        let held = match self.calls.try_lock() {
+            Ok(held) => held,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                let busy = *self
+                    .caller
+                    .lock_py_attached(py)
+                    .unwrap_or_else(|e| e.into_inner());
+                if busy == Some(me) {
+                    return Err(AyoError::new_err(
+                        "the episode is in the middle of a call on this thread (its opponent \
+                         must not reset, step or seed it)",
+                    ));
+                }
+                self.calls
+                    .lock_py_attached(py)
+                    .unwrap_or_else(|e| e.into_inner())
+            }
+        };
+        *self
+            .caller
+            .lock_py_attached(py)
+            .unwrap_or_else(|e| e.into_inner()) = Some(me);
+        Ok(Call {
+            _held: held,
+            caller: &self.caller,
+        })
     }
 
     fn build(args: Args, py: Python<'_>) -> PyResult<PyEpisodeCore> {
@@ -111,14 +167,24 @@ impl PyEpisodeCore {
             args,
             opts,
             ep: Mutex::new(Episode::new(&opts, 0)),
+            calls: Mutex::new(()),
+            caller: Mutex::new(None),
         })
     }
 
     /// The external opponent moves until the agent is to move or the game
     /// is over: `opponent(game)` gives each action (a copy of the game).
-    fn external_replies(&mut self, py: Python<'_>, opponent: &Bound<'_, PyAny>) -> PyResult<()> {
-        while ep!(self).awaits_opponent(&self.opts) {
-            let game = Bound::new(py, PyGame::from_game(ep!(self).game().clone()))?;
+    /// The episode is not locked while the opponent runs.
+    fn external_replies(&self, py: Python<'_>, opponent: &Bound<'_, PyAny>) -> PyResult<()> {
+        loop {
+            let game = {
+                let mut ep = self.locked(py)?;
+                if !ep.awaits_opponent(&self.opts) {
+                    return Ok(());
+                }
+                ep.game().clone()
+            };
+            let game = Bound::new(py, PyGame::from_game(game))?;
             let action: i64 = opponent.call1((game,))?.extract()?;
             let action = u8::try_from(action)
                 .ok()
@@ -130,27 +196,28 @@ impl PyEpisodeCore {
                         format!("the opponent's action {action} is outside 0..5"),
                     )
                 })?;
-            ep!(self)
-                .reply(&self.opts, action)
-                .map_err(|e| errors::illegal(py, e))?;
+            let replied = self.locked(py)?.reply(&self.opts, action);
+            replied.map_err(|e| errors::illegal(py, e))?;
         }
-        Ok(())
     }
 
     /// The info dict of a reset or step.
     fn info<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         mask: Bound<'py, PyArray1<i8>>,
         replies: &[Move],
     ) -> PyResult<Bound<'py, PyDict>> {
-        let ep = ep!(self);
-        let pos = ep.game().position();
+        let (seat, to_move, ply) = {
+            let ep = self.locked(py)?;
+            let pos = ep.game().position();
+            (ep.seat().index(), pos.to_move().index(), pos.ply())
+        };
         let info = PyDict::new(py);
         info.set_item(intern!(py, "action_mask"), mask)?;
-        info.set_item(intern!(py, "agent_seat"), ep.seat().index())?;
-        info.set_item(intern!(py, "to_move"), pos.to_move().index())?;
-        info.set_item(intern!(py, "ply"), pos.ply())?;
+        info.set_item(intern!(py, "agent_seat"), seat)?;
+        info.set_item(intern!(py, "to_move"), to_move)?;
+        info.set_item(intern!(py, "ply"), ply)?;
         let replies: Vec<u32> = replies.iter().map(|m| u32::from(m.action())).collect();
         info.set_item(intern!(py, "opponent_moves"), replies)?;
         Ok(info)
@@ -159,30 +226,34 @@ impl PyEpisodeCore {
     /// Plays a checked action with the opponent's replies: the step and the
     /// opponent's moves.
     fn play(
-        &mut self,
+        &self,
         py: Python<'_>,
         checked: Checked,
         opponent: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Step, Vec<Move>)> {
         match (checked, self.opts.opponent) {
             (Checked::Legal(a), Opponent::External) => {
-                let acted: Acted = ep!(self).act(&self.opts, a);
-                let from = ep!(self).moves().len();
+                let (acted, from): (Acted, usize) = {
+                    let mut ep = self.locked(py)?;
+                    let acted = ep.act(&self.opts, a);
+                    (acted, ep.moves().len())
+                };
                 if let Some(opponent) = opponent {
                     if let Err(e) = self.external_replies(py, opponent) {
                         // Nothing changes when the opponent fails.
-                        ep!(self).abandon(acted);
+                        self.locked(py)?.abandon(acted);
                         return Err(e);
                     }
                 }
-                let replies = ep!(self).moves()[from..].to_vec();
-                Ok((ep!(self).conclude(&self.opts, acted), replies))
+                let mut ep = self.locked(py)?;
+                let replies = ep.moves().get(from..).unwrap_or(&[]).to_vec();
+                Ok((ep.conclude(&self.opts, acted), replies))
             }
             _ => {
-                let from =
-                    ep!(self).moves().len() + usize::from(matches!(checked, Checked::Legal(_)));
-                let step = ep!(self).step(&self.opts, checked);
-                let replies = ep!(self).moves().get(from..).unwrap_or(&[]).to_vec();
+                let mut ep = self.locked(py)?;
+                let from = ep.moves().len() + usize::from(matches!(checked, Checked::Legal(_)));
+                let step = ep.step(&self.opts, checked);
+                let replies = ep.moves().get(from..).unwrap_or(&[]).to_vec();
                 Ok((step, replies))
             }
         }
@@ -199,7 +270,8 @@ impl PyEpisodeCore {
     #[pyo3(signature = (
         rules, *, opponent = "random", agent_seat = "0", perspective = "mover",
         reward = "win_loss", illegal_action = "raise", illegal_penalty = -1.0, max_steps = None
-    ))]
+    ), text_signature = "(rules, *, opponent='random', agent_seat='0', perspective='mover', \
+        reward='win_loss', illegal_action='raise', illegal_penalty=-1.0, max_steps=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -241,26 +313,31 @@ impl PyEpisodeCore {
     }
 
     /// The whole state (the streams' included) as text.
-    fn __getstate__(&self) -> PyResult<String> {
-        let ep = self.locked();
-        let state = (ep.snapshot(), ep.game().record(), ep.moves().to_vec());
+    fn __getstate__(&self, py: Python<'_>) -> PyResult<String> {
+        let state = {
+            let ep = self.locked(py)?;
+            (ep.snapshot(), ep.game().record(), ep.moves().to_vec())
+        };
         serde_json::to_string(&state).map_err(core_err)
     }
 
-    fn __setstate__(&mut self, py: Python<'_>, state: &str) -> PyResult<()> {
+    fn __setstate__(&self, py: Python<'_>, state: &str) -> PyResult<()> {
         let (snapshot, record, moves): (Snapshot, String, Vec<Move>) = serde_json::from_str(state)
             .map_err(|e| AyoError::new_err(format!("not an EpisodeCore state: {e}")))?;
         let game = Game::from_record(&record).map_err(|e| errors::record(py, e))?;
-        ep!(self).restore(snapshot, game, moves);
+        let _call = self.begin(py)?;
+        self.locked(py)?.restore(snapshot, game, moves);
         Ok(())
     }
 
     /// Restarts the episode's random streams (seat draws, the random
     /// opponent: each a stream seeded by `seed`) and the alternating seats.
-    fn seed(&mut self, seed: u64) {
-        let ep = ep!(self);
+    fn seed(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        let _call = self.begin(py)?;
+        let mut ep = self.locked(py)?;
         ep.seed(&self.opts, seed);
         ep.seed_opponent(seed);
+        Ok(())
     }
 
     /// Starts an episode from `game` (a copy is played; default: the rules'
@@ -269,7 +346,7 @@ impl PyEpisodeCore {
     /// `opponent(game)` gives each). Returns `(observation, info)`.
     #[pyo3(signature = (game = None, agent_seat = None, opponent = None))]
     fn reset<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         game: Option<PyRef<'py, PyGame>>,
         agent_seat: Option<i64>,
@@ -277,29 +354,33 @@ impl PyEpisodeCore {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let seat = agent_seat.map(player_from).transpose()?;
         let start = match game {
-            Some(g) => g.inner().clone(),
+            Some(g) => g.snapshot(py)?,
             None => Game::new(self.opts.rules),
         };
         if start.outcome().is_some() {
             return Err(AyoError::new_err("the start position is already over"));
         }
-        ep!(self).reset_to_game(&self.opts, start, seat);
+        let _call = self.begin(py)?;
+        self.locked(py)?.reset_to_game(&self.opts, start, seat);
         if let Some(opponent) = opponent {
             if let Err(e) = self.external_replies(py, opponent) {
                 // An opponent that fails here leaves no episode to play.
-                ep!(self).abandon_episode();
+                self.locked(py)?.abandon_episode();
                 return Err(e);
             }
         }
-        if ep!(self).game().outcome().is_some() {
-            ep!(self).abandon_episode();
-            return Err(AyoError::new_err(
-                "the game ended on the opponent's opening moves",
-            ));
-        }
-        let o = ep!(self).observe(&self.opts);
+        let (o, replies) = {
+            let mut ep = self.locked(py)?;
+            if ep.game().outcome().is_some() {
+                ep.abandon_episode();
+                drop(ep);
+                return Err(AyoError::new_err(
+                    "the game ended on the opponent's opening moves",
+                ));
+            }
+            (ep.observe(&self.opts), ep.moves().to_vec())
+        };
         let (obs, mask) = observation_dict(py, &o)?;
-        let replies = ep!(self).moves().to_vec();
         let info = self.info(py, mask, &replies)?;
         (obs, info).into_pyobject(py)
     }
@@ -310,13 +391,14 @@ impl PyEpisodeCore {
     /// (nothing changes) or is penalized (`illegal_action`).
     #[pyo3(signature = (action, opponent = None))]
     fn step<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         action: &Bound<'py, PyAny>,
         opponent: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let _call = self.begin(py)?;
         let (step, replies) = self.turn_step(py, action, opponent)?;
-        let o = ep!(self).observe(&self.opts);
+        let o = self.locked(py)?.observe(&self.opts);
         let (obs, mask) = observation_dict(py, &o)?;
         let info = self.info(py, mask, &replies)?;
         if let Some(a) = step.penalized {
@@ -331,7 +413,8 @@ impl PyEpisodeCore {
     /// The two-agent step (self-play): plays `action` for the player to
     /// move and returns `(rewards, terminated, truncated, outcome,
     /// illegal_action)`, `rewards` for South and North.
-    fn turn<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Turn> {
+    fn turn<'py>(&self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Turn> {
+        let _call = self.begin(py)?;
         let (step, _) = self.turn_step(py, action, None)?;
         Ok((
             (
@@ -346,9 +429,9 @@ impl PyEpisodeCore {
     }
 
     /// The observation of `seat` (0 or 1) now, as `(board, mask)`.
-    fn observe_seat<'py>(&mut self, py: Python<'py>, seat: i64) -> PyResult<SeatView<'py>> {
+    fn observe_seat<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<SeatView<'py>> {
         let seat = player_from(seat)?;
-        let o = ep!(self).observe_as(&self.opts, seat);
+        let o = self.locked(py)?.observe_as(&self.opts, seat);
         let (obs, mask) = observation_dict(py, &o)?;
         let board = obs
             .get_item(intern!(py, "observation"))?
@@ -358,49 +441,54 @@ impl PyEpisodeCore {
     }
 
     /// The legal actions of the agent now, as int8 (all 0 once over).
-    fn action_mask<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let legal = if ep!(self).is_done() {
-            0
-        } else {
-            ep!(self).observe(&self.opts).legal
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let legal = {
+            let mut ep = self.locked(py)?;
+            if ep.is_done() {
+                0
+            } else {
+                ep.observe(&self.opts).legal
+            }
         };
-        PyArray1::from_slice(py, &MASK_I8[usize::from(legal & 63)])
+        Ok(PyArray1::from_slice(py, &MASK_I8[usize::from(legal & 63)]))
     }
 
     /// A copy of the game being played.
     #[getter]
-    fn game(&self) -> PyGame {
-        PyGame::from_game(self.locked().game().clone())
+    fn game(&self, py: Python<'_>) -> PyResult<PyGame> {
+        let game = self.locked(py)?.game().clone();
+        Ok(PyGame::from_game(game))
     }
 
     /// The agent's seat in this episode: 0 (South) or 1 (North).
     #[getter]
-    fn agent_seat(&self) -> usize {
-        self.locked().seat().index()
+    fn agent_seat(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.locked(py)?.seat().index())
     }
 
     /// The player to move: 0 (South) or 1 (North).
     #[getter]
-    fn to_move(&self) -> usize {
-        self.locked().game().position().to_move().index()
+    fn to_move(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.locked(py)?.game().position().to_move().index())
     }
 
     /// Whether the episode is over (or has not started).
     #[getter]
-    fn done(&self) -> bool {
-        self.locked().is_done()
+    fn done(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.locked(py)?.is_done())
     }
 }
 
 impl PyEpisodeCore {
-    /// Converts and checks `action`, then plays it.
+    /// Converts and checks `action`, then plays it (within a call begun by
+    /// the caller).
     fn turn_step(
-        &mut self,
+        &self,
         py: Python<'_>,
         action: &Bound<'_, PyAny>,
         opponent: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Step, Vec<Move>)> {
-        if ep!(self).is_done() {
+        if self.locked(py)?.is_done() {
             return Err(EpisodeOverError::new_err(
                 "the episode is over: call reset()",
             ));
@@ -414,8 +502,10 @@ impl PyEpisodeCore {
         if action.is_instance_of::<pyo3::types::PyBool>() {
             return Err(not_an_action());
         }
+        // Converted with the episode unlocked (`__index__` is Python code).
         let a: i64 = action.extract().map_err(|_| not_an_action())?;
-        let checked = ep!(self).check(&self.opts, a).map_err(|e| match e {
+        let checked = self.locked(py)?.check(&self.opts, a);
+        let checked = checked.map_err(|e| match e {
             ActionError::Illegal(why) => errors::illegal(py, why),
             ActionError::EpisodeOver => EpisodeOverError::new_err(e.to_string()),
             ActionError::OutOfRange(_) => AyoError::new_err(e.to_string()),

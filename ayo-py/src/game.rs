@@ -1,5 +1,7 @@
 //! `Game` and `Outcome`: a game with its history, over the core's `Game`.
 
+use std::sync::{Mutex, MutexGuard};
+
 use ayo_core::trace::{LapEnd, Trace};
 use ayo_core::{
     record, EndReason, Game, IllegalMove, Move, Outcome, Player, Position, Rules, Setup, Status,
@@ -7,6 +9,7 @@ use ayo_core::{
 use numpy::PyArray1;
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
 use pyo3::types::{PyDict, PyList, PyType};
 use pyo3::IntoPyObjectExt;
 use rand::SeedableRng;
@@ -114,21 +117,67 @@ impl PyOutcome {
 
 /// A game: the rules, the start position, the moves played (for undo and
 /// repetition), the legal moves and the outcome.
-#[pyclass(name = "Game", module = "ayo._ayo", eq)]
-#[derive(Clone, PartialEq, Eq)]
+///
+/// The class is frozen and its game sits in a mutex, so that calls on one
+/// game from several threads take turns (on either interpreter) instead of
+/// failing on a borrow. The lock is held only while Rust reads or changes
+/// the game: arguments are converted before it is taken, and Python results
+/// and errors are made after it is released (they run Python code, which
+/// could call this game again).
+#[pyclass(name = "Game", module = "ayo._ayo", frozen, eq)]
 pub(crate) struct PyGame {
-    inner: Game,
+    inner: Mutex<Game>,
+}
+
+/// A game whose lock was poisoned: a panic while it was held (never expected).
+fn poisoned() -> PyErr {
+    AyoError::new_err("the game failed in an earlier call and cannot be used")
+}
+
+impl PartialEq for PyGame {
+    fn eq(&self, other: &PyGame) -> bool {
+        if std::ptr::eq(self, other) {
+            return true;
+        }
+        // One lock at a time (two threads comparing a == b and b == a must
+        // not wait for each other); a poisoned game equals nothing.
+        Python::attach(|py| {
+            let Ok(mine) = self.snapshot(py) else {
+                return false;
+            };
+            other.with(py, |g| *g == mine).unwrap_or(false)
+        })
+    }
 }
 
 impl PyGame {
     /// A Python game holding `game`.
     pub(crate) fn from_game(game: Game) -> PyGame {
-        PyGame { inner: game }
+        PyGame {
+            inner: Mutex::new(game),
+        }
     }
 
-    /// The game itself.
-    pub(crate) fn inner(&self) -> &Game {
-        &self.inner
+    /// The game, locked (waiting for another thread without holding the GIL).
+    fn lock(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Game>> {
+        self.inner.lock_py_attached(py).map_err(|_| poisoned())
+    }
+
+    /// `f` of the game, under its lock (`f` must not call Python).
+    fn with<T>(&self, py: Python<'_>, f: impl FnOnce(&Game) -> T) -> PyResult<T> {
+        let game = self.lock(py)?;
+        Ok(f(&game))
+    }
+
+    /// `f` of the game, changing it, under its lock (`f` must not call Python).
+    fn with_mut<T>(&self, py: Python<'_>, f: impl FnOnce(&mut Game) -> T) -> PyResult<T> {
+        let mut game = self.lock(py)?;
+        Ok(f(&mut game))
+    }
+
+    /// A copy of the game as it is now.
+    pub(crate) fn snapshot(&self, py: Python<'_>) -> PyResult<Game> {
+        self.with(py, Game::clone)
     }
 }
 
@@ -292,25 +341,45 @@ fn lap_end_name(e: LapEnd) -> &'static str {
     }
 }
 
+/// The sowing of `action` in `game`, or why it cannot be played.
+fn trace_in(game: &Game, action: &Int) -> Result<Trace, Illegal> {
+    let mv = action_move(game.position(), action)?;
+    Ok(game.trace(mv)?)
+}
+
+/// Board and stores as float32 values, seen from `perspective`.
+fn observation_of(pos: &Position, perspective: &str) -> Option<Vec<f32>> {
+    let pos = match perspective {
+        "mover" => pos.normalized(),
+        "absolute" => *pos,
+        _ => return None,
+    };
+    let mut v: Vec<f32> = pos.board().iter().map(|&s| f32::from(s)).collect();
+    v.extend(pos.stores().iter().map(|&s| f32::from(s)));
+    Some(v)
+}
+
 impl PyGame {
-    fn position(&self) -> &Position {
-        self.inner.position()
+    /// The position now.
+    fn position(&self, py: Python<'_>) -> PyResult<Position> {
+        self.with(py, |g| *g.position())
     }
 
     fn trace_of(&self, py: Python<'_>, action: &Int) -> PyResult<Trace> {
-        let mv = action_move(self.position(), action).map_err(|e| e.into_py(py))?;
-        self.inner.trace(mv).map_err(|e| errors::illegal(py, e))
+        // The error is made once the lock is released.
+        self.with(py, |g| trace_in(g, action))?
+            .map_err(|e| e.into_py(py))
     }
 
     /// What a playout starts from: the rules, the position, and the outcome
     /// when the game has already ended (by repetition too, which needs the history).
-    fn playout_start(&self) -> (Rules, Position, Option<Outcome>) {
-        (*self.inner.rules(), *self.position(), self.inner.outcome())
+    fn playout_start(&self, py: Python<'_>) -> PyResult<(Rules, Position, Option<Outcome>)> {
+        self.with(py, |g| (*g.rules(), *g.position(), g.outcome()))
     }
 
     /// The state kept by pickle: the game record and the ply cap.
-    fn state(&self) -> (String, Option<u32>) {
-        (self.inner.record(), self.inner.ply_cap())
+    fn state(&self, py: Python<'_>) -> PyResult<(String, Option<u32>)> {
+        self.with(py, |g| (g.record(), g.ply_cap()))
     }
 
     fn from_state(py: Python<'_>, record_text: &str, ply_cap: Option<u32>) -> PyResult<Game> {
@@ -341,14 +410,14 @@ impl PyGame {
                 Game::from_position(r, pos)
             }
         };
-        Ok(PyGame { inner })
+        Ok(PyGame::from_game(inner))
     }
 
     /// A game from a game record (start position ` | ` moves), every move replayed and checked.
     #[staticmethod]
     fn from_record(py: Python<'_>, text: &str) -> PyResult<Self> {
         Game::from_record(text)
-            .map(|inner| PyGame { inner })
+            .map(PyGame::from_game)
             .map_err(|e| errors::record_in(py, e, text))
     }
 
@@ -385,84 +454,91 @@ impl PyGame {
             ply: in_range(&ply, "ply")?,
         };
         Game::from_setup(rules, &setup)
-            .map(|inner| PyGame { inner })
+            .map(PyGame::from_game)
             .map_err(|e| errors::setup(py, e))
     }
 
     /// The rules.
     #[getter]
-    fn rules(&self) -> PyRules {
-        PyRules {
-            inner: *self.inner.rules(),
-        }
+    fn rules(&self, py: Python<'_>) -> PyResult<PyRules> {
+        self.with(py, |g| PyRules { inner: *g.rules() })
     }
 
     /// Seeds in pits 0..=11 (a new uint8 array).
     #[getter]
-    fn board<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        PyArray1::from_slice(py, &self.position().board())
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let board = self.position(py)?.board();
+        Ok(PyArray1::from_slice(py, &board))
     }
 
     /// Seeds in South's and North's stores (a new uint8 array).
     #[getter]
-    fn stores<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        PyArray1::from_slice(py, &self.position().stores())
+    fn stores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let stores = self.position(py)?.stores();
+        Ok(PyArray1::from_slice(py, &stores))
     }
 
     /// The player to move: 0 = South, 1 = North.
     #[getter]
-    fn to_move(&self) -> usize {
-        self.position().to_move().index()
+    fn to_move(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.position(py)?.to_move().index())
     }
 
     /// Moves played since the start of the game (including before the start position).
     #[getter]
-    fn ply(&self) -> u32 {
-        self.position().ply()
+    fn ply(&self, py: Python<'_>) -> PyResult<u32> {
+        Ok(self.position(py)?.ply())
     }
 
     /// Moves in a row without a capture.
     #[getter]
-    fn no_capture(&self) -> u16 {
-        self.position().no_capture()
+    fn no_capture(&self, py: Python<'_>) -> PyResult<u16> {
+        Ok(self.position(py)?.no_capture())
     }
 
     /// The absolute pits (0..=11) played in this game, in order.
     #[getter]
-    fn moves(&self) -> Vec<usize> {
-        self.inner.moves().iter().map(|m| m.pit()).collect()
+    fn moves(&self, py: Python<'_>) -> PyResult<Vec<usize>> {
+        self.with(py, |g| g.moves().iter().map(|m| m.pit()).collect())
     }
 
     /// The legal actions (0..=5, relative to the player to move), ascending;
     /// empty when the game is over or truncated.
-    fn legal_moves(&self) -> Vec<u32> {
-        self.inner
-            .legal_moves()
-            .iter()
-            .map(|m| u32::from(m.action()))
-            .collect()
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<u32>> {
+        self.with(py, |g| {
+            g.legal_moves()
+                .iter()
+                .map(|m| u32::from(m.action()))
+                .collect()
+        })
     }
 
     /// The legal actions as a bool array of 6.
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mask = self.inner.legal_action_mask();
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let mask = self.with(py, Game::legal_action_mask)?;
         let v: Vec<bool> = (0..6).map(|a| mask & (1 << a) != 0).collect();
-        PyArray1::from_vec(py, v)
+        Ok(PyArray1::from_vec(py, v))
     }
 
     /// Whether `action` (0..=5) is legal now; any other number is not.
-    fn is_legal(&self, action: Int) -> bool {
-        action_move(self.position(), &action).is_ok_and(|m| self.inner.is_legal(m))
+    fn is_legal(&self, py: Python<'_>, action: Int) -> PyResult<bool> {
+        self.with(py, |g| {
+            action_move(g.position(), &action).is_ok_and(|m| g.is_legal(m))
+        })
     }
 
     /// Plays mover-relative action 0..=5. Raises `IllegalMoveError` (game unchanged).
-    fn play(&mut self, py: Python<'_>, action: Int) -> PyResult<()> {
-        let mv = action_move(self.position(), &action).map_err(|e| e.into_py(py))?;
-        self.inner.play(mv).map_err(|e| errors::illegal(py, e))
+    fn play(&self, py: Python<'_>, action: Int) -> PyResult<()> {
+        // The error is made once the lock is released.
+        self.with_mut(py, |g| {
+            let mv = action_move(g.position(), &action)?;
+            Ok(g.play(mv)?)
+        })?
+        .map_err(|e: Illegal| e.into_py(py))
     }
 
     /// Plays absolute pit 0..=11. Raises `IllegalMoveError` (game unchanged).
-    fn play_pit(&mut self, py: Python<'_>, pit: Int) -> PyResult<()> {
+    fn play_pit(&self, py: Python<'_>, pit: Int) -> PyResult<()> {
         let p = match pit.0 {
             Ok(p) => u8::try_from(p).map_err(|_| IllegalMove::PitOutOfRange { pit: p }.into()),
             Err(big) => Err(Illegal::Big(
@@ -471,44 +547,47 @@ impl PyGame {
             )),
         };
         let p = p.map_err(|e| e.into_py(py))?;
-        self.inner.play_pit(p).map_err(|e| errors::illegal(py, e))
+        self.with_mut(py, |g| g.play_pit(p))?
+            .map_err(|e| errors::illegal(py, e))
     }
 
     /// Takes back the last move and returns its action (None at the start).
-    fn undo(&mut self) -> Option<u8> {
-        self.inner.undo().map(Move::action)
+    fn undo(&self, py: Python<'_>) -> PyResult<Option<u8>> {
+        self.with_mut(py, |g| g.undo().map(Move::action))
     }
 
     /// The outcome once the game has ended by the rules, else None.
     #[getter]
-    fn outcome(&self) -> Option<PyOutcome> {
-        self.inner.outcome().map(|inner| PyOutcome { inner })
+    fn outcome(&self, py: Python<'_>) -> PyResult<Option<PyOutcome>> {
+        Ok(self
+            .with(py, Game::outcome)?
+            .map(|inner| PyOutcome { inner }))
     }
 
     /// "ongoing", "ended" or "truncated" (the ply cap was reached).
     #[getter]
-    fn status(&self) -> &'static str {
-        match self.inner.status() {
+    fn status(&self, py: Python<'_>) -> PyResult<&'static str> {
+        self.with(py, |g| match g.status() {
             Status::Ongoing => "ongoing",
             Status::Ended(_) => "ended",
             Status::Truncated => "truncated",
-        }
+        })
     }
 
     /// True when no move can be played: ended or truncated.
     #[getter]
-    fn is_over(&self) -> bool {
-        !matches!(self.inner.status(), Status::Ongoing)
+    fn is_over(&self, py: Python<'_>) -> PyResult<bool> {
+        self.with(py, |g| !matches!(g.status(), Status::Ongoing))
     }
 
     /// A cap on the moves of this game (None: no cap); reaching it truncates the game.
     #[getter]
-    fn get_ply_cap(&self) -> Option<u32> {
-        self.inner.ply_cap()
+    fn get_ply_cap(&self, py: Python<'_>) -> PyResult<Option<u32>> {
+        self.with(py, Game::ply_cap)
     }
 
     #[setter]
-    fn set_ply_cap(&mut self, cap: Option<Int>) -> PyResult<()> {
+    fn set_ply_cap(&self, py: Python<'_>, cap: Option<Int>) -> PyResult<()> {
         let cap = cap
             .map(|c| {
                 in_range::<u32>(&c, "ply_cap").map_err(|_| {
@@ -519,8 +598,7 @@ impl PyGame {
                 })
             })
             .transpose()?;
-        self.inner.set_ply_cap(cap);
-        Ok(())
+        self.with_mut(py, |g| g.set_ply_cap(cap))
     }
 
     /// The sowing of `action`, step by step: dicts such as
@@ -556,19 +634,19 @@ impl PyGame {
     }
 
     /// The game record: start position ` | ` moves (mover-relative pits 1..=6).
-    fn record(&self) -> String {
-        self.inner.record()
+    fn record(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, Game::record)
     }
 
     /// The record of the current position.
-    fn position_record(&self) -> String {
-        record::position_to_text(self.inner.rules(), self.position())
+    fn position_record(&self, py: Python<'_>) -> PyResult<String> {
+        self.with(py, |g| record::position_to_text(g.rules(), g.position()))
     }
 
     /// The position's 64-bit hash (board, stores and player to move).
     #[getter]
-    fn hash(&self) -> u64 {
-        self.position().hash()
+    fn hash(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(self.position(py)?.hash())
     }
 
     /// Board and stores as float32 (14,): with perspective "mover" the
@@ -580,17 +658,11 @@ impl PyGame {
         py: Python<'py>,
         perspective: &str,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let pos = match perspective {
-            "mover" => self.position().normalized(),
-            "absolute" => *self.position(),
-            _ => {
-                return Err(AyoError::new_err(format!(
-                    "perspective must be \"mover\" or \"absolute\", not {perspective:?}"
-                )))
-            }
-        };
-        let mut v: Vec<f32> = pos.board().iter().map(|&s| f32::from(s)).collect();
-        v.extend(pos.stores().iter().map(|&s| f32::from(s)));
+        let v = observation_of(&self.position(py)?, perspective).ok_or_else(|| {
+            AyoError::new_err(format!(
+                "perspective must be \"mover\" or \"absolute\", not {perspective:?}"
+            ))
+        })?;
         Ok(PyArray1::from_vec(py, v))
     }
 
@@ -598,28 +670,31 @@ impl PyGame {
     /// game) until the end or `max_plies` moves; returns the outcome, or None
     /// when `max_plies` came first. Repetition counts from here. Releases the GIL.
     #[pyo3(signature = (seed, max_plies = 10000))]
-    fn random_playout(slf: &Bound<'_, Self>, seed: u64, max_plies: u32) -> Option<PyOutcome> {
-        // Borrow the game only to read it: other threads may use it meanwhile.
-        let (rules, start, ended) = slf.borrow().playout_start();
-        ended
-            .or_else(|| {
-                slf.py()
-                    .detach(move || playout(&rules, start, seed, max_plies))
-            })
-            .map(|inner| PyOutcome { inner })
+    fn random_playout(
+        &self,
+        py: Python<'_>,
+        seed: u64,
+        max_plies: u32,
+    ) -> PyResult<Option<PyOutcome>> {
+        // The game is locked only to read it: other threads may use it meanwhile.
+        let (rules, start, ended) = self.playout_start(py)?;
+        Ok(ended
+            .or_else(|| py.detach(move || playout(&rules, start, seed, max_plies)))
+            .map(|inner| PyOutcome { inner }))
     }
 
     /// `n` random playouts from here with seeds `seed, seed+1, …` (GIL released);
     /// returns (South wins, North wins, draws, unfinished).
     #[pyo3(signature = (n, seed, max_plies = 10000))]
     fn random_playouts(
-        slf: &Bound<'_, Self>,
+        &self,
+        py: Python<'_>,
         n: u32,
         seed: u64,
         max_plies: u32,
-    ) -> (u32, u32, u32, u32) {
-        let (rules, start, ended) = slf.borrow().playout_start();
-        slf.py().detach(move || {
+    ) -> PyResult<(u32, u32, u32, u32)> {
+        let (rules, start, ended) = self.playout_start(py)?;
+        Ok(py.detach(move || {
             let mut counts = (0, 0, 0, 0);
             for i in 0..n {
                 let outcome = ended
@@ -632,40 +707,43 @@ impl PyGame {
                 }
             }
             counts
-        })
+        }))
     }
 
     /// An independent copy (history and ply cap included).
-    fn copy(&self) -> Self {
-        self.clone()
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        Ok(PyGame::from_game(self.snapshot(py)?))
     }
 
-    fn __copy__(&self) -> Self {
-        self.clone()
+    fn __copy__(&self, py: Python<'_>) -> PyResult<Self> {
+        self.copy(py)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-        self.clone()
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.copy(py)
     }
 
     /// Pickle state: (game record, ply cap).
-    fn __getstate__(&self) -> (String, Option<u32>) {
-        self.state()
+    fn __getstate__(&self, py: Python<'_>) -> PyResult<(String, Option<u32>)> {
+        self.state(py)
     }
 
-    fn __setstate__(&mut self, py: Python<'_>, state: (String, Option<u32>)) -> PyResult<()> {
-        self.inner = PyGame::from_state(py, &state.0, state.1)?;
-        Ok(())
+    fn __setstate__(&self, py: Python<'_>, state: (String, Option<u32>)) -> PyResult<()> {
+        let game = PyGame::from_state(py, &state.0, state.1)?;
+        self.with_mut(py, |g| *g = game)
     }
 
     /// Pickle (every protocol): `Game()` then `__setstate__`.
     #[allow(clippy::type_complexity)]
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (), (String, Option<u32>)) {
-        (slf.get_type(), (), slf.borrow().state())
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, (), (String, Option<u32>))> {
+        Ok((slf.get_type(), (), slf.get().state(slf.py())?))
     }
 
-    fn __repr__(&self) -> String {
-        format!("Game.from_record({:?})", self.inner.record())
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let record = self.record(py)?;
+        Ok(format!("Game.from_record({record:?})"))
     }
 
     /// The board as SVG, for Jupyter (drawn by `ayo.display.svg`).

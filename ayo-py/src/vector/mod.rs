@@ -23,6 +23,7 @@ use ayo_core::{Game, LeanGame, Player};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::MutexExt;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::AyoError;
@@ -75,6 +76,18 @@ fn reset_one<G: EpisodeGame>(
     rows.status[i] = legal | if ep.is_done() { DONE } else { 0 };
 }
 
+/// What the steps of a batch change, behind its lock.
+struct Batch {
+    episodes: Episodes,
+    /// The last step's actions (kept to reuse the allocation).
+    actions: Vec<i64>,
+    /// Each game's status byte (see [`Rows::status`]): a step is validated from these bytes
+    /// alone, without reading the games.
+    status: Vec<u8>,
+    /// What `gym_step` returns besides the arrays (see `gym_returns`).
+    gym: Option<(Py<PyDict>, Py<PyDict>)>,
+}
+
 /// A batch of `num_envs` Ayo games stepped together in Rust; the engine of
 /// `ayo.vector.AyoVectorEnv` (use that class: it adds Gymnasium's API).
 ///
@@ -82,21 +95,18 @@ fn reset_one<G: EpisodeGame>(
 /// `truncated`, `seat`, `final_obs`, `final_obs_mask`, `ended`, `game_over`,
 /// `scores`, `winner`, `illegal`) are made once and rewritten in place by
 /// every `reset` and `step`.
-#[pyclass(name = "VecCore", module = "ayo._ayo")]
+///
+/// Frozen, so that several threads may share it: the episodes and the
+/// arrays are changed only under the batch's lock (taken without holding
+/// the GIL while it waits), so calls from several threads take turns.
+#[pyclass(name = "VecCore", module = "ayo._ayo", frozen)]
 pub(crate) struct PyVecCore {
     opts: EpisodeOptions,
-    /// The episodes (a mutex only so that the class is `Sync`: every method
-    /// that changes them has `&mut self`, so it is never locked).
-    episodes: Mutex<Episodes>,
+    /// The episodes and the step's state, locked by every call that reads
+    /// or changes them (and held while a step writes the arrays).
+    batch: Mutex<Batch>,
     n: usize,
-    /// The last step's actions (kept to reuse the allocation).
-    actions: Vec<i64>,
-    /// Each game's status byte (see [`Rows::status`]): a step is validated from these bytes
-    /// alone, without reading the games.
-    status: Vec<u8>,
     threads: usize,
-    /// What `gym_step` returns besides the arrays (see `gym_returns`).
-    gym: Option<(Py<PyDict>, Py<PyDict>)>,
     /// The helper threads of a batch with `num_threads` > 1 (and CPUs for
     /// them) and at least [`MIN_THREADED`] games.
     team: Option<Team>,
@@ -118,7 +128,7 @@ pub(crate) struct PyVecCore {
 
 /// Makes the rows of every output array (as `out_slice`) and runs the body.
 macro_rules! with_rows {
-    ($self:ident, $py:ident, |$rows:ident| $body:expr) => {{
+    ($self:ident, $py:ident, $status:expr, |$rows:ident| $body:expr) => {{
         let n = $self.n;
         let obs = $self.obs.bind($py);
         let obs_mask = $self.obs_mask.bind($py);
@@ -135,7 +145,7 @@ macro_rules! with_rows {
         let winner = $self.winner.bind($py);
         let illegal = $self.illegal.bind($py);
         // SAFETY: these are this object's output arrays, one slice each, and
-        // `reset` and `step` (the only callers) take `&mut self`.
+        // `reset` and `step` (the only callers) hold the batch's lock.
         let $rows = unsafe {
             Rows {
                 obs: out_slice(obs, n * OBS)?,
@@ -152,7 +162,7 @@ macro_rules! with_rows {
                 scores: out_slice(scores, 2 * n)?,
                 winner: out_slice(winner, n)?,
                 illegal: out_slice(illegal, n)?,
-                status: &mut $self.status,
+                status: $status,
             }
         };
         $body
@@ -161,13 +171,47 @@ macro_rules! with_rows {
 
 /// The error of a batch whose games were left in an unknown state by a panic.
 fn poisoned() -> PyErr {
-    pyo3::exceptions::PyRuntimeError::new_err("the batch failed in an earlier call")
+    AyoError::new_err("the batch failed in an earlier call and cannot be used")
 }
 
 impl PyVecCore {
-    /// The episodes, for reading.
-    fn games(&self) -> PyResult<MutexGuard<'_, Episodes>> {
-        self.episodes.lock().map_err(|_| poisoned())
+    /// The batch, locked (waiting for another thread without holding the GIL).
+    fn locked(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Batch>> {
+        self.batch.lock_py_attached(py).map_err(|_| poisoned())
+    }
+
+    /// `step` within the batch's lock.
+    fn step_locked(
+        &self,
+        py: Python<'_>,
+        batch: &mut Batch,
+        actions: &Bound<'_, PyArray1<i64>>,
+    ) -> PyResult<(usize, usize, usize)> {
+        // The actions are copied while the GIL is held (no Python code runs
+        // meanwhile), then the games are stepped from the copy without it.
+        let Batch {
+            episodes,
+            actions: copy,
+            status,
+            ..
+        } = batch;
+        copy.clear();
+        // SAFETY: with the GIL held and no call into Python until the copy
+        // is made, nothing can write to the array while it is read.
+        match unsafe { actions.as_slice() } {
+            Ok(s) => copy.extend_from_slice(s),
+            Err(_) => copy.extend(unsafe { actions.as_array() }.iter().copied()),
+        }
+        let opts = self.opts;
+        let team = self.team.as_ref();
+        with_episodes!(episodes, |eps| {
+            validate(&opts, py, status, eps, copy).and_then(|()| {
+                with_rows!(self, py, status, |rows| {
+                    let c = py.detach(|| step_all(&opts, eps, copy, rows, team));
+                    Ok((c.ended, c.over, c.penalized))
+                })
+            })
+        })
     }
 }
 
@@ -223,11 +267,11 @@ impl PyVecCore {
         // An episode must start with the agent to move.
         opts.check_opening()
             .map_err(|e| AyoError::new_err(e.to_string()))?;
-        let episodes = Mutex::new(if opts.opponent.needs_game() {
+        let episodes = if opts.opponent.needs_game() {
             Episodes::Full(seeds.iter().map(|&s| Episode::new(&opts, s)).collect())
         } else {
             Episodes::Lean(seeds.iter().map(|&s| Episode::new(&opts, s)).collect())
-        });
+        };
         // Helpers spin between steps: never more threads than CPUs.
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let helpers = num_threads.min(cpus) - 1;
@@ -241,14 +285,16 @@ impl PyVecCore {
         let n = num_envs;
         Ok(PyVecCore {
             opts,
-            episodes,
+            batch: Mutex::new(Batch {
+                episodes,
+                actions: Vec::with_capacity(n),
+                // A new game awaits its first reset.
+                status: vec![DONE; n],
+                gym: None,
+            }),
             n,
-            actions: Vec::with_capacity(n),
-            // A new game awaits its first reset.
-            status: vec![DONE; n],
             threads: num_threads,
             team,
-            gym: None,
             obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
             obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
             mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
@@ -291,7 +337,7 @@ impl PyVecCore {
     /// their `reward`, `terminated` and `truncated`.
     #[pyo3(signature = (mask = None, seeds = None, agent_seat = None))]
     fn reset(
-        &mut self,
+        &self,
         py: Python<'_>,
         mask: Option<Vec<bool>>,
         seeds: Option<Vec<Option<u64>>>,
@@ -307,8 +353,11 @@ impl PyVecCore {
         }
         let seat = agent_seat.map(player_from).transpose()?;
         let opts = self.opts;
-        let episodes = self.episodes.get_mut().map_err(|_| poisoned())?;
-        with_rows!(self, py, |rows| {
+        let mut batch = self.locked(py)?;
+        let Batch {
+            episodes, status, ..
+        } = &mut *batch;
+        with_rows!(self, py, status, |rows| {
             let mut rows = rows;
             with_episodes!(episodes, |eps| {
                 for (i, ep) in eps.iter_mut().enumerate() {
@@ -329,40 +378,22 @@ impl PyVecCore {
     /// then steps every game with the GIL released. Returns how many games
     /// (episodes that ended, games over by the rules, penalized actions).
     fn step(
-        &mut self,
+        &self,
         py: Python<'_>,
         actions: &Bound<'_, PyArray1<i64>>,
     ) -> PyResult<(usize, usize, usize)> {
-        // The actions are copied while the GIL is held (no Python code runs
-        // meanwhile), then the games are stepped from the copy without it.
-        let mut copy = std::mem::take(&mut self.actions);
-        copy.clear();
-        // SAFETY: with the GIL held and no call into Python until the copy
-        // is made, nothing can write to the array while it is read.
-        match unsafe { actions.as_slice() } {
-            Ok(s) => copy.extend_from_slice(s),
-            Err(_) => copy.extend(unsafe { actions.as_array() }.iter().copied()),
-        }
-        let opts = self.opts;
-        let team = self.team.as_ref();
-        let episodes = self.episodes.get_mut().map_err(|_| poisoned())?;
-        let result = with_episodes!(episodes, |eps| {
-            validate(&opts, py, &self.status, eps, &copy).and_then(|()| {
-                with_rows!(self, py, |rows| {
-                    let c = py.detach(|| step_all(&opts, eps, &copy, rows, team));
-                    Ok((c.ended, c.over, c.penalized))
-                })
-            })
-        });
-        self.actions = copy;
-        result
+        let mut batch = self.locked(py)?;
+        self.step_locked(py, &mut batch, actions)
     }
 
     /// Keeps the two dicts that `gym_step` returns: `obs` itself (its arrays
     /// are this batch's, rewritten in place) and a copy of `info` with the
     /// news of the step added.
-    fn gym_returns(&mut self, obs: Py<PyDict>, info: Py<PyDict>) {
-        self.gym = Some((obs, info));
+    fn gym_returns(&self, py: Python<'_>, obs: Py<PyDict>, info: Py<PyDict>) -> PyResult<()> {
+        let old = self.locked(py)?.gym.replace((obs, info));
+        // The old dicts are let go with the batch unlocked.
+        drop(old);
+        Ok(())
     }
 
     /// `step`, then the whole of Gymnasium's `(obs, reward, terminated,
@@ -371,18 +402,32 @@ impl PyVecCore {
     /// games over by the rules) and `illegal_action` (penalized actions), each
     /// with its `_` mask, when the step had any.
     fn gym_step<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         actions: &Bound<'py, PyArray1<i64>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let Some((obs, base)) = self
-            .gym
-            .as_ref()
-            .map(|(o, i)| (o.clone_ref(py), i.clone_ref(py)))
-        else {
-            return Err(AyoError::new_err("gym_returns() was not called"));
+        let (obs, base, over, illegal) = {
+            let mut batch = self.locked(py)?;
+            let Some((obs, base)) = batch
+                .gym
+                .as_ref()
+                .map(|(o, i)| (o.clone_ref(py), i.clone_ref(py)))
+            else {
+                return Err(AyoError::new_err("gym_returns() was not called"));
+            };
+            let (_, over, penalized) = self.step_locked(py, &mut batch, actions)?;
+            // The penalized actions are read before another step may begin.
+            let illegal = if penalized > 0 {
+                // SAFETY: the GIL and the batch's lock are held and the step
+                // is over: nothing writes to the array while it is read.
+                let illegal = unsafe { self.illegal.bind(py).as_slice() }
+                    .map_err(|e| AyoError::new_err(e.to_string()))?;
+                Some(illegal.to_vec())
+            } else {
+                None
+            };
+            (obs, base, over, illegal)
         };
-        let (_, over, penalized) = self.step(py, actions)?;
         let info = base.bind(py).copy()?;
         if over > 0 {
             let ended = self.game_over.bind(py);
@@ -391,15 +436,11 @@ impl PyVecCore {
             info.set_item(intern!(py, "winner"), self.winner.bind(py))?;
             info.set_item(intern!(py, "_winner"), ended)?;
         }
-        if penalized > 0 {
-            // SAFETY: the GIL is held and the step is over: nothing writes
-            // to the array while it is read.
-            let illegal = unsafe { self.illegal.bind(py).as_slice() }
-                .map_err(|e| AyoError::new_err(e.to_string()))?;
+        if let Some(illegal) = illegal {
             let mask = PyArray1::from_iter(py, illegal.iter().map(|&a| a >= 0));
             info.set_item(
                 intern!(py, "illegal_action"),
-                PyArray1::from_slice(py, illegal),
+                PyArray1::from_vec(py, illegal),
             )?;
             info.set_item(intern!(py, "_illegal_action"), mask)?;
         }
@@ -414,17 +455,17 @@ impl PyVecCore {
     }
 
     /// The game records (start position and moves) of every game, for inspection.
-    fn records(&self) -> PyResult<Vec<String>> {
+    fn records(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         let opts = self.opts;
-        Ok(with_episodes!(&*self.games()?, |eps| eps
+        Ok(with_episodes!(&self.locked(py)?.episodes, |eps| eps
             .iter()
             .map(|ep| ep.record(&opts))
             .collect()))
     }
 
     /// Whether each game's episode is over and awaits a reset.
-    fn done(&self) -> PyResult<Vec<bool>> {
-        Ok(with_episodes!(&*self.games()?, |eps| eps
+    fn done(&self, py: Python<'_>) -> PyResult<Vec<bool>> {
+        Ok(with_episodes!(&self.locked(py)?.episodes, |eps| eps
             .iter()
             .map(|ep| ep.is_done())
             .collect()))
