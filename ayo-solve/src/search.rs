@@ -318,7 +318,10 @@ impl Solver {
             return Ok(self.endless_score(board, root_side, own_side_split(board)));
         }
         let (alpha0, beta0) = (alpha, beta);
-        let mut first = None;
+        // The table's best action, or u8::MAX (no action) when the board is new:
+        // a sentinel rather than an `Option`, whose `None` payload optimised
+        // comparisons read (valgrind reports that as uninitialised).
+        let mut first = u8::MAX;
         if let Some(e) = self.tt.get(&k) {
             let (lo, hi) = (i32::from(e.lo), i32::from(e.hi));
             if lo >= beta || hi <= alpha || lo == hi {
@@ -327,7 +330,7 @@ impl Solver {
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
-            first = Some(e.best);
+            first = e.best;
         }
         self.stats.nodes += 1;
         if let Some(b) = self.budget {
@@ -360,7 +363,7 @@ impl Solver {
             .iter()
             .map(|(mv, c)| {
                 let (gain, nb) = child_view(c);
-                let pri = if Some(mv.action()) == first {
+                let pri = if mv.action() == first {
                     1000
                 } else {
                     gain
