@@ -101,12 +101,14 @@ gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${SHARED[@]}" -lpthread -
 gcc "${CFLAGS[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/check.c "${SHARED[@]}" -o "$work/test_vectors"
 gcc "${CFLAGS[@]}" tests/c/test_player.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_player"
 gcc "${CFLAGS[@]}" tests/c/test_database.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_database"
+gcc "${CFLAGS[@]}" tests/c/test_db_limits.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_db_limits"
 gcc "${CFLAGS[@]}" -c tests/c/json.c -o "$work/json.o"
 g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${SHARED[@]}" -pthread -o "$work/test_cpp"
 run c-api "$work/test_api"
 run c-vectors "$work/test_vectors" "$vectors"
 run c-player "$work/test_player" "$work/reference.txt"
 run c-database "$work/test_database"
+run c-db-limits "$work/test_db_limits"
 run cpp "$work/test_cpp" "$vectors"
 
 say "the same under AddressSanitizer + UndefinedBehaviorSanitizer (static library, leaks checked)"
@@ -116,6 +118,8 @@ gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/che
 gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_player.c tests/c/check.c "${STATIC[@]}" -lpthread -o "$work/test_player_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_database.c tests/c/check.c "${STATIC[@]}" -lpthread \
   -o "$work/test_database_san"
+gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_db_limits.c tests/c/check.c "${STATIC[@]}" -lpthread \
+  -o "$work/test_db_limits_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" -c tests/c/json.c -o "$work/json_san.o"
 g++ "${CXXFLAGS[@]}" "${SAN[@]}" tests/c/test_cpp.cpp "$work/json_san.o" "${STATIC[@]}" -pthread \
   -o "$work/test_cpp_san"
@@ -123,6 +127,9 @@ run c-api-asan "$work/test_api_san"
 run c-vectors-asan "$work/test_vectors_san" "$vectors"
 run c-player-asan "$work/test_player_san" "$work/reference.txt"
 run c-database-asan "$work/test_database_san"
+# --no-rlimit: the sanitizers' allocators stop on a failed allocation, so
+# the out-of-memory part runs only against the shared library above.
+run c-db-limits-asan "$work/test_db_limits_san" --no-rlimit
 run cpp-asan "$work/test_cpp_san" "$vectors"
 
 say "valgrind memcheck (it also sees inside libayo, which the sanitizers do not instrument)"

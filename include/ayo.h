@@ -307,6 +307,14 @@ typedef enum ayo_result {
    * `ayo_rules_last_error`).
    */
   AYO_RESULT_DATABASE_IO = 113,
+  /**
+   * Memory ran out for a database: a layer, its move graph or its bounds
+   * could not be allocated while building or loading (the rules handle's
+   * `ayo_rules_last_error` says how many bytes, and what for). Nothing was
+   * made; layer files already finished are kept (a later build resumes
+   * from them), none is left half-written.
+   */
+  AYO_RESULT_DATABASE_OUT_OF_MEMORY = 114,
 } ayo_result;
 
 /**
@@ -848,9 +856,14 @@ const char *ayo_version(void);
  *
  * `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit or a
  * repetition rule (e.g. the `ayo`, `olopon` and `oware` presets);
- * `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules;
+ * `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules,
+ * or when a layer is missing below the highest layer file found (layer 5
+ * deleted from 0..=8: an error naming the missing file and the layers
+ * found, never a database that silently stops at 4 seeds);
  * `AYO_RESULT_DATABASE_DAMAGED` when a layer file is damaged or does not
  * match; `AYO_RESULT_DATABASE_IO` when a file cannot be read;
+ * `AYO_RESULT_DATABASE_OUT_OF_MEMORY` when the layers do not fit in memory
+ * (nothing is kept);
  * `AYO_RESULT_INVALID_UTF8` when `dir` is not UTF-8. On failure
  * `ayo_rules_last_error(rules)` says which file and what is wrong (the
  * rules themselves are unchanged); after a success it is empty.
@@ -866,6 +879,29 @@ const char *ayo_version(void);
 enum ayo_result ayo_database_open(struct ayo_rules *rules,
                                   const char *dir,
                                   struct ayo_database **out_database);
+
+/**
+ * Loads exactly the layers 0..=`max_seeds` of `rules` from `dir`, as
+ * `ayo_database_open` does every layer found: each file is checked whole,
+ * and layers above `max_seeds` are not read (so a database whose layer
+ * files stop, or have a gap, above `max_seeds` opens). On success
+ * `*out_database` is a new handle owned by the caller.
+ *
+ * `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
+ * `AYO_MAX_DATABASE_SEEDS`; `AYO_RESULT_DATABASE_MISSING` when a layer
+ * 0..=`max_seeds` has no file (the detail names it); otherwise the codes of
+ * `ayo_database_open`, with the detail in `ayo_rules_last_error(rules)`.
+ *
+ * Thread safety: needs `rules` exclusively, as for `ayo_database_open`.
+ *
+ * # Safety
+ * `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+ * valid for a write.
+ */
+enum ayo_result ayo_database_open_up_to(struct ayo_rules *rules,
+                                        const char *dir,
+                                        uint32_t max_seeds,
+                                        struct ayo_database **out_database);
 
 /**
  * Builds the endgame databases of `rules` for every board of 0 to
@@ -886,7 +922,11 @@ enum ayo_result ayo_database_open(struct ayo_rules *rules,
  * done.
  *
  * `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
- * `AYO_MAX_DATABASE_SEEDS` or too many threads; otherwise the codes of
+ * `AYO_MAX_DATABASE_SEEDS` or too many threads;
+ * `AYO_RESULT_DATABASE_OUT_OF_MEMORY` when a layer, its move graph or its
+ * bounds cannot be allocated (the detail names the bytes and what for; the
+ * layers finished before are kept in `dir`, so a build with a smaller
+ * `max_seeds` or more memory resumes from them); otherwise the codes of
  * `ayo_database_open` (`AYO_RESULT_DATABASE_IO` also when the directory or
  * a file cannot be created or written, or the threads cannot be started),
  * with the detail in `ayo_rules_last_error(rules)`.

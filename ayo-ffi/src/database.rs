@@ -98,9 +98,14 @@ fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) -> Result<T, 
 ///
 /// `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit or a
 /// repetition rule (e.g. the `ayo`, `olopon` and `oware` presets);
-/// `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules;
+/// `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules,
+/// or when a layer is missing below the highest layer file found (layer 5
+/// deleted from 0..=8: an error naming the missing file and the layers
+/// found, never a database that silently stops at 4 seeds);
 /// `AYO_RESULT_DATABASE_DAMAGED` when a layer file is damaged or does not
 /// match; `AYO_RESULT_DATABASE_IO` when a file cannot be read;
+/// `AYO_RESULT_DATABASE_OUT_OF_MEMORY` when the layers do not fit in memory
+/// (nothing is kept);
 /// `AYO_RESULT_INVALID_UTF8` when `dir` is not UTF-8. On failure
 /// `ayo_rules_last_error(rules)` says which file and what is wrong (the
 /// rules themselves are unchanged); after a success it is empty.
@@ -131,6 +136,48 @@ pub unsafe extern "C" fn ayo_database_open(
     }
 }
 
+/// Loads exactly the layers 0..=`max_seeds` of `rules` from `dir`, as
+/// `ayo_database_open` does every layer found: each file is checked whole,
+/// and layers above `max_seeds` are not read (so a database whose layer
+/// files stop, or have a gap, above `max_seeds` opens). On success
+/// `*out_database` is a new handle owned by the caller.
+///
+/// `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
+/// `AYO_MAX_DATABASE_SEEDS`; `AYO_RESULT_DATABASE_MISSING` when a layer
+/// 0..=`max_seeds` has no file (the detail names it); otherwise the codes of
+/// `ayo_database_open`, with the detail in `ayo_rules_last_error(rules)`.
+///
+/// Thread safety: needs `rules` exclusively, as for `ayo_database_open`.
+///
+/// # Safety
+/// `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+/// valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_database_open_up_to(
+    rules: *mut ayo_rules,
+    dir: *const c_char,
+    max_seeds: u32,
+    out_database: *mut *mut ayo_database,
+) -> ayo_result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        guard_mut(rules, |r| {
+            let dir = in_str(dir, "dir")?;
+            need(out_database, "out_database")?;
+            if max_seeds > AYO_MAX_DATABASE_SEEDS {
+                return Err(Fail::new(
+                    ayo_result::InvalidArgument,
+                    format!("max_seeds is 0 to {AYO_MAX_DATABASE_SEEDS}, not {max_seeds}"),
+                ));
+            }
+            let db = Database::open(&r.rules, max_seeds as usize, Path::new(dir))?;
+            // Checked non-NULL; valid by the caller's contract.
+            out(out_database, ayo_database::boxed(db));
+            Ok(())
+        })
+    }
+}
+
 /// Builds the endgame databases of `rules` for every board of 0 to
 /// `max_seeds` seeds into the directory `dir` (created if needed) and loads
 /// them: one file per layer, each written through a temporary file renamed
@@ -149,7 +196,11 @@ pub unsafe extern "C" fn ayo_database_open(
 /// done.
 ///
 /// `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
-/// `AYO_MAX_DATABASE_SEEDS` or too many threads; otherwise the codes of
+/// `AYO_MAX_DATABASE_SEEDS` or too many threads;
+/// `AYO_RESULT_DATABASE_OUT_OF_MEMORY` when a layer, its move graph or its
+/// bounds cannot be allocated (the detail names the bytes and what for; the
+/// layers finished before are kept in `dir`, so a build with a smaller
+/// `max_seeds` or more memory resumes from them); otherwise the codes of
 /// `ayo_database_open` (`AYO_RESULT_DATABASE_IO` also when the directory or
 /// a file cannot be created or written, or the threads cannot be started),
 /// with the detail in `ayo_rules_last_error(rules)`.
@@ -443,6 +494,21 @@ mod tests {
             (
                 DbError::LayerTooLarge { n: 99, max: 40 },
                 ayo_result::InvalidArgument,
+            ),
+            (
+                DbError::LayerGap {
+                    path: p.clone(),
+                    n: 5,
+                    found: "0..=4, 6..=8".into(),
+                },
+                ayo_result::DatabaseMissing,
+            ),
+            (
+                DbError::OutOfMemory {
+                    bytes: 1 << 30,
+                    what: "the values of layer 24".into(),
+                },
+                ayo_result::DatabaseOutOfMemory,
             ),
         ];
         for (e, code) in cases {

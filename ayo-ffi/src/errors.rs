@@ -39,7 +39,7 @@ impl From<DbError> for Fail {
     fn from(e: DbError) -> Fail {
         let code = match e {
             DbError::UnsupportedRules { .. } => ayo_result::DatabaseUnsupportedRules,
-            DbError::Missing { .. } => ayo_result::DatabaseMissing,
+            DbError::Missing { .. } | DbError::LayerGap { .. } => ayo_result::DatabaseMissing,
             DbError::BadMagic { .. }
             | DbError::Version { .. }
             | DbError::RulesMismatch { .. }
@@ -51,6 +51,7 @@ impl From<DbError> for Fail {
             | DbError::DataChecksum { .. } => ayo_result::DatabaseDamaged,
             DbError::Io { .. } => ayo_result::DatabaseIo,
             DbError::LayerTooLarge { .. } => ayo_result::InvalidArgument,
+            DbError::OutOfMemory { .. } => ayo_result::DatabaseOutOfMemory,
         };
         Fail::new(code, e.to_string())
     }

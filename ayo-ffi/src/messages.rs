@@ -87,6 +87,7 @@ pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
             ayo_result::DatabaseMissing => c"AYO_RESULT_DATABASE_MISSING",
             ayo_result::DatabaseDamaged => c"AYO_RESULT_DATABASE_DAMAGED",
             ayo_result::DatabaseIo => c"AYO_RESULT_DATABASE_IO",
+            ayo_result::DatabaseOutOfMemory => c"AYO_RESULT_DATABASE_OUT_OF_MEMORY",
         },
     };
     name.as_ptr()

@@ -92,11 +92,17 @@ pub enum ayo_result {
     /// or the build's threads could not be started (see the rules handle's
     /// `ayo_rules_last_error`).
     DatabaseIo = 113,
+    /// Memory ran out for a database: a layer, its move graph or its bounds
+    /// could not be allocated while building or loading (the rules handle's
+    /// `ayo_rules_last_error` says how many bytes, and what for). Nothing was
+    /// made; layer files already finished are kept (a later build resumes
+    /// from them), none is left half-written.
+    DatabaseOutOfMemory = 114,
 }
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 33] = [
+    pub(crate) const ALL: [ayo_result; 34] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -130,6 +136,7 @@ impl ayo_result {
         ayo_result::DatabaseMissing,
         ayo_result::DatabaseDamaged,
         ayo_result::DatabaseIo,
+        ayo_result::DatabaseOutOfMemory,
     ];
 
     /// The code with number `code`, if there is one.
@@ -183,6 +190,9 @@ impl ayo_result {
                 "a database layer file is damaged or does not match (magic, version, rules, size or checksum)"
             }
             ayo_result::DatabaseIo => "a database file or directory could not be read or written",
+            ayo_result::DatabaseOutOfMemory => {
+                "out of memory while building or loading the endgame databases"
+            }
         }
     }
 }

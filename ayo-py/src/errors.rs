@@ -132,6 +132,8 @@ fn database_reason(e: &ayo_solve::DbError) -> (&'static str, Option<&std::path::
         E::DataChecksum { path } => ("data_checksum", Some(path)),
         E::UnsupportedRules { .. } => ("unsupported_rules", None),
         E::LayerTooLarge { .. } => ("layer_too_large", None),
+        E::LayerGap { path, .. } => ("layer_gap", Some(path)),
+        E::OutOfMemory { .. } => ("out_of_memory", None),
     }
 }
 
@@ -153,9 +155,14 @@ pub(crate) fn database_kind(
 }
 
 /// `DatabaseError` with the text of an `ayo_solve::DbError`, its `reason`
-/// (e.g. "missing", "data_checksum", "unsupported_rules") and `path` (the
-/// file, or None).
+/// (e.g. "missing", "layer_gap", "data_checksum", "unsupported_rules") and
+/// `path` (the file, or None). Running out of memory
+/// (`DbError::OutOfMemory`) is a plain `MemoryError` with the same text
+/// (which names the bytes asked for and what for) instead.
 pub(crate) fn database(e: ayo_solve::DbError) -> PyErr {
+    if let ayo_solve::DbError::OutOfMemory { .. } = e {
+        return pyo3::exceptions::PyMemoryError::new_err(e.to_string());
+    }
     Python::attach(|py| {
         let (reason, path) = database_reason(&e);
         database_kind(py, reason, path, e.to_string())

@@ -6,7 +6,8 @@
 //! verifying, searching) runs with the GIL released, building and verifying
 //! on a rayon pool of `threads` threads by the rule of `ayo_core::threads`
 //! (None or 0: every core; at most `MAX_THREADS`, as in C). Every
-//! `ayo_solve::DbError` becomes an `ayo.DatabaseError` with the same text.
+//! `ayo_solve::DbError` becomes an `ayo.DatabaseError` with the same text
+//! (`DbError::OutOfMemory`: a `MemoryError`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -238,7 +239,9 @@ impl PyDatabase {
     /// else `AyoError`), `progress` draws progress bars and a line per layer
     /// on standard error. The GIL is released
     /// while building (so Ctrl-C is seen when the build returns). The
-    /// layers' reports are in `reports`.
+    /// layers' reports are in `reports`. Running out of memory raises
+    /// `MemoryError` (its message says how many bytes and what for); the
+    /// layer files finished before are kept whole, so a build resumes.
     #[staticmethod]
     #[pyo3(signature = (rules, max_seeds, dir = None, *, threads = None, progress = false))]
     fn build(
@@ -265,12 +268,14 @@ impl PyDatabase {
         })
     }
 
-    /// Loads the databases of `rules` from `dir`: every consecutive layer
-    /// `0, 1, …` found there, or exactly `0..=max_seeds`. Raises
-    /// `DatabaseError` when a layer is missing (none at all, or below
-    /// `max_seeds`), damaged, for other rules or another format, or when the
-    /// rules cannot be solved by layers (a move limit or a repetition rule,
-    /// as in `ayo` and `oware`). Releases the GIL while reading.
+    /// Loads the databases of `rules` from `dir`: every layer `0, 1, …`
+    /// found there, or exactly `0..=max_seeds`. Raises `DatabaseError` when
+    /// a layer is missing (none at all, below `max_seeds`, or, without
+    /// `max_seeds`, below the highest layer found: reason "layer_gap", never
+    /// a smaller database), damaged, for other rules or another format, or
+    /// when the rules cannot be solved by layers (a move limit or a
+    /// repetition rule, as in `ayo` and `oware`); `MemoryError` when the
+    /// layers do not fit in memory. Releases the GIL while reading.
     #[staticmethod]
     #[pyo3(signature = (rules, dir, *, max_seeds = None))]
     fn open(

@@ -40,7 +40,7 @@ use ayo_core::{Rules, PITS};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::db::{encode, DbError, Layer};
+use crate::db::{encode, try_copy, try_filled, try_vec, DbError, Layer};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
 use crate::{child_view, own_side_split, seeds, solve_rules, south_position, stuck_value};
 
@@ -176,36 +176,72 @@ fn bar(len: u64, quiet: bool, prefix: String) -> ProgressBar {
     pb
 }
 
+/// `len` items made by `make`, filled on every thread, in a vector allocated
+/// fallibly ([`try_vec`]).
+fn try_par_filled<T: Send>(
+    len: usize,
+    make: impl Fn() -> T + Sync + Send,
+    what: &str,
+) -> Result<Vec<T>, DbError> {
+    let mut v = try_vec(len, what)?;
+    // An indexed iterator into a vector with room for it: no reallocation.
+    v.par_extend((0..len).into_par_iter().map(|_| make()));
+    Ok(v)
+}
+
+/// The number of boards of layer `n` as a `usize`, or
+/// [`DbError::OutOfMemory`] when it cannot even be addressed.
+fn layer_len(n: usize) -> Result<usize, DbError> {
+    let size = layer_size(n);
+    usize::try_from(size).map_err(|_| DbError::OutOfMemory {
+        bytes: size,
+        what: format!("the values of layer {n}"),
+    })
+}
+
 /// Builds layer `n` from the finished `lower` layers (`lower[k]` = layer `k`, all `k < n`).
-pub fn build_layer(rules: &Rules, lower: &[Layer], n: usize, quiet: bool) -> (Layer, LayerReport) {
+///
+/// Every large allocation (the bounds, the move graph, the values) is
+/// fallible: when memory runs out the layer is dropped and
+/// [`DbError::OutOfMemory`] says how much was asked for and what for.
+pub fn build_layer(
+    rules: &Rules,
+    lower: &[Layer],
+    n: usize,
+    quiet: bool,
+) -> Result<(Layer, LayerReport), DbError> {
     assert_eq!(lower.len(), n, "layers 0..n must be built first");
     let t0 = Instant::now();
     let size = layer_size(n);
-    let pb = bar(size, quiet, format!("layer {n}"));
+    let len_total = layer_len(n)?;
     let ni = n as i8;
-    let lo: Vec<AtomicI8> = (0..size)
-        .into_par_iter()
-        .map(|_| AtomicI8::new(-ni))
-        .collect();
-    let hi: Vec<AtomicI8> = (0..size)
-        .into_par_iter()
-        .map(|_| AtomicI8::new(ni))
-        .collect();
+    let lo: Vec<AtomicI8> = try_par_filled(
+        len_total,
+        || AtomicI8::new(-ni),
+        &format!("the lower bounds of layer {n}"),
+    )?;
+    let hi: Vec<AtomicI8> = try_par_filled(
+        len_total,
+        || AtomicI8::new(ni),
+        &format!("the upper bounds of layer {n}"),
+    )?;
+    let pb = bar(size, quiet, format!("layer {n}"));
     let stuck = AtomicU64::new(0);
     let nchunks = size.div_ceil(CHUNK as u64);
-    let mut graphs: Vec<ChunkGraph> = (0..nchunks)
+    let graph_what = format!("the move graph of layer {n} ({size} boards)");
+    let graphs: Result<Vec<ChunkGraph>, DbError> = (0..nchunks)
         .into_par_iter()
         .map(|ci| {
             let start = ci * CHUNK as u64;
             let len = (size - start).min(CHUNK as u64) as usize;
-            let mut g = ChunkGraph {
-                start,
-                idx: Vec::new(),
-                fixed: Vec::new(),
-                offs: vec![0],
-                edges: Vec::new(),
-                active: Vec::new(),
-            };
+            // Scratch room for the most a chunk can need (at most one move
+            // per pit of the mover's row), copied to exact sizes at the end.
+            let what = graph_what.as_str();
+            let mut idx: Vec<u32> = try_vec(len, what)?;
+            let mut fixed_of: Vec<i8> = try_vec(len, what)?;
+            let mut offs: Vec<u32> = try_vec(len + 1, what)?;
+            let mut edges: Vec<u32> = try_vec(len * (PITS / 2), what)?;
+            offs.push(0);
             let mut walker = BoardWalker::new(n, start);
             let mut nstuck = 0u64;
             for local in 0..len {
@@ -221,40 +257,53 @@ pub fn build_layer(rules: &Rules, lower: &[Layer], n: usize, quiet: bool) -> (La
                     continue;
                 }
                 let mut fixed = i8::MIN;
-                let before = g.edges.len();
+                let before = edges.len();
                 for (_, child) in &children {
                     let (gain, nb) = child_view(child);
                     let k = seeds(&nb);
                     if k == n {
-                        g.edges.push(rank(&nb) as u32);
+                        edges.push(rank(&nb) as u32);
                     } else {
                         let v = gain - i32::from(lower[k].value(rank(&nb)));
                         fixed = fixed.max(v as i8);
                     }
                 }
-                if g.edges.len() == before {
+                if edges.len() == before {
                     lo[r].store(fixed, Relaxed);
                     hi[r].store(fixed, Relaxed);
                 } else {
                     if fixed > -ni {
                         lo[r].store(fixed, Relaxed);
                     }
-                    g.active.push(g.idx.len() as u32);
-                    g.idx.push(local as u32);
-                    g.fixed.push(fixed);
-                    g.offs.push(g.edges.len() as u32);
+                    idx.push(local as u32);
+                    fixed_of.push(fixed);
+                    offs.push(edges.len() as u32);
                 }
             }
-            g.idx.shrink_to_fit();
-            g.fixed.shrink_to_fit();
-            g.offs.shrink_to_fit();
-            g.edges.shrink_to_fit();
-            g.active.shrink_to_fit();
+            let g = ChunkGraph {
+                start,
+                active: {
+                    let mut a = try_vec(idx.len(), what)?;
+                    a.extend(0..idx.len() as u32);
+                    a
+                },
+                idx: try_copy(&idx, what)?,
+                fixed: try_copy(&fixed_of, what)?,
+                offs: try_copy(&offs, what)?,
+                edges: try_copy(&edges, what)?,
+            };
             stuck.fetch_add(nstuck, Relaxed);
             pb.inc(len as u64);
-            g
+            Ok(g)
         })
         .collect();
+    let mut graphs = match graphs {
+        Ok(g) => g,
+        Err(e) => {
+            pb.finish_and_clear();
+            return Err(e);
+        }
+    };
     let generate_seconds = t0.elapsed().as_secs_f64();
     let inner_edges: u64 = graphs.iter().map(|g| g.edges.len() as u64).sum();
     let work_bytes = graphs.iter().map(ChunkGraph::bytes).sum::<u64>() + 2 * size;
@@ -269,7 +318,13 @@ pub fn build_layer(rules: &Rules, lower: &[Layer], n: usize, quiet: bool) -> (La
         }
     }
     drop(graphs);
-    let mut bytes = vec![0u8; size as usize];
+    let mut bytes = match try_filled(len_total, 0u8, &format!("the values of layer {n}")) {
+        Ok(b) => b,
+        Err(e) => {
+            pb.finish_and_clear();
+            return Err(e);
+        }
+    };
     let cycle = AtomicU64::new(0);
     bytes
         .par_chunks_mut(CHUNK)
@@ -305,7 +360,7 @@ pub fn build_layer(rules: &Rules, lower: &[Layer], n: usize, quiet: bool) -> (La
         generate_seconds,
         work_bytes,
     };
-    (Layer::from_bytes(n, bytes).expect("layer size"), report)
+    Ok((Layer::from_bytes(n, bytes).expect("layer size"), report))
 }
 
 /// The file of layer `n` for the rules whose record is `key`, in `dir`.
@@ -380,7 +435,7 @@ impl Database {
                     Err(e) => return Err(e),
                 }
             }
-            let (layer, report) = build_layer(&rules, &layers, n, quiet);
+            let (layer, report) = build_layer(&rules, &layers, n, quiet)?;
             if let Some(p) = &path {
                 layer.save(p, &key)?;
             }
@@ -403,7 +458,11 @@ impl Database {
         Ok(Database { rules, key, layers })
     }
 
-    /// Loads every consecutive finished layer `0, 1, …` of `rules` found in `dir`.
+    /// Loads every finished layer `0, 1, …` of `rules` found in `dir`. The
+    /// layers must be consecutive: a missing layer below the highest file
+    /// found is [`DbError::LayerGap`] (naming the missing file and the
+    /// layers found), never a smaller database; [`Database::open`] with a
+    /// largest layer below the gap reads the layers under it.
     pub fn open_all(rules: &Rules, dir: &Path) -> Result<Database, DbError> {
         let rules = solve_rules(rules)?;
         let key = rules.to_string();
@@ -412,11 +471,24 @@ impl Database {
             let n = layers.len();
             match Layer::load(&layer_path(dir, &key, n), &key, n) {
                 Ok(l) => layers.push(l),
-                Err(DbError::Missing { path, .. }) if n == 0 => {
-                    return Err(DbError::Missing { path, n: 0 })
+                Err(DbError::Missing { path, .. }) => {
+                    let found = layers_found(dir, &key);
+                    if n == 0 && found.is_empty() {
+                        return Err(DbError::Missing { path, n: 0 });
+                    }
+                    if found.iter().any(|&k| k > n) {
+                        return Err(DbError::LayerGap {
+                            path,
+                            n,
+                            found: ranges(&found),
+                        });
+                    }
+                    break;
                 }
-                Err(DbError::Missing { .. }) => break,
                 Err(e) => return Err(e),
+            }
+            if layers.len() > MAX_LAYER_SEEDS.min(40) {
+                break;
             }
         }
         Ok(Database { rules, key, layers })
@@ -577,6 +649,36 @@ impl Database {
     }
 }
 
+/// The layers `0..=40` of the rules whose record is `key` that have a file in `dir`.
+fn layers_found(dir: &Path, key: &str) -> Vec<usize> {
+    (0..=MAX_LAYER_SEEDS.min(40))
+        .filter(|&n| layer_path(dir, key, n).is_file())
+        .collect()
+}
+
+/// `[0, 1, 2, 4, 6, 7]` as `0..=2, 4, 6..=7` (`none` when empty).
+fn ranges(layers: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < layers.len() {
+        let mut j = i;
+        while j + 1 < layers.len() && layers[j + 1] == layers[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            layers[i].to_string()
+        } else {
+            format!("{}..={}", layers[i], layers[j])
+        });
+        i = j + 1;
+    }
+    if out.is_empty() {
+        "none".into()
+    } else {
+        out.join(", ")
+    }
+}
+
 /// One line describing a layer report.
 pub fn report_line(r: &LayerReport) -> String {
     if r.reused {
@@ -597,5 +699,83 @@ pub fn report_line(r: &LayerReport) -> String {
             r.generate_seconds,
             r.work_bytes as f64 / (1 << 20) as f64
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the system's temporary directory.
+    struct TempDir(PathBuf);
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            let p = std::env::temp_dir().join(format!("ayo-solve-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&p);
+            TempDir(p)
+        }
+    }
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn a_missing_middle_layer_is_an_error_unless_below_max_seeds() {
+        let dir = TempDir::new("gap");
+        let rules = Rules::preset("ayoayo").unwrap();
+        let (db, _) = Database::build(&rules, 6, Some(&dir.0), true).unwrap();
+        let gone = layer_path(&dir.0, db.key(), 3);
+        std::fs::remove_file(&gone).unwrap();
+        let e = Database::open_all(&rules, &dir.0).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            matches!(&e, DbError::LayerGap { path, n: 3, found } if *path == gone && found == "0..=2, 4..=6"),
+            "{e:?}"
+        );
+        assert!(text.contains(&gone.display().to_string()), "{text}");
+        assert!(text.contains("layers found: 0..=2, 4..=6"), "{text}");
+        assert_eq!(Database::open(&rules, 2, &dir.0).unwrap().max_seeds(), 2);
+        assert!(matches!(
+            Database::open(&rules, 4, &dir.0),
+            Err(DbError::Missing { n: 3, .. })
+        ));
+        // Layer 0 gone with others there is a gap too, not "no database".
+        std::fs::remove_file(layer_path(&dir.0, db.key(), 0)).unwrap();
+        assert!(matches!(
+            Database::open_all(&rules, &dir.0),
+            Err(DbError::LayerGap { n: 0, .. })
+        ));
+        // The top layers gone: the database stops below them, as before.
+        for n in 0..=6 {
+            let _ = std::fs::remove_file(layer_path(&dir.0, db.key(), n));
+        }
+        Database::build(&rules, 4, Some(&dir.0), true).unwrap();
+        assert_eq!(Database::open_all(&rules, &dir.0).unwrap().max_seeds(), 4);
+    }
+
+    #[test]
+    fn ranges_of_layers() {
+        assert_eq!(ranges(&[]), "none");
+        assert_eq!(ranges(&[0, 1, 2, 4, 6, 7]), "0..=2, 4, 6..=7");
+        assert_eq!(ranges(&[5]), "5");
+    }
+
+    #[test]
+    fn allocation_failures_are_errors() {
+        let e = try_par_filled(usize::MAX / 2, || AtomicI8::new(0), "the bounds").unwrap_err();
+        assert!(
+            matches!(&e, DbError::OutOfMemory { bytes, what } if *bytes == (usize::MAX / 2) as u64 && what == "the bounds"),
+            "{e:?}"
+        );
+        let text = e.to_string();
+        assert!(
+            text.starts_with("out of memory: could not allocate "),
+            "{text}"
+        );
+        assert!(text.ends_with(" MiB) for the bounds"), "{text}");
+        assert!(crate::db::try_filled(usize::MAX, 0u8, "x").is_err());
+        assert_eq!(try_par_filled(5, || 7u8, "x").unwrap(), vec![7; 5]);
     }
 }

@@ -139,6 +139,65 @@ pub enum DbError {
         /// The largest supported.
         max: usize,
     },
+    /// A large allocation (a layer, its move graph, its bounds) failed:
+    /// nothing was kept, files already finished stay as they are.
+    #[error(
+        "out of memory: could not allocate {bytes} bytes ({mib:.1} MiB) for {what}",
+        mib = *.bytes as f64 / 1_048_576.0
+    )]
+    OutOfMemory {
+        /// The bytes asked for.
+        bytes: u64,
+        /// What they were for, e.g. `the values of layer 20`.
+        what: String,
+    },
+    /// A layer below the highest one found is missing: the layers found do
+    /// not make a database of consecutive layers `0..=max`.
+    #[error(
+        "{path}: layer {n} is missing but higher layers are there (layers found: {found}); \
+         rebuild the missing layer, or open with a largest layer below {n}"
+    )]
+    LayerGap {
+        /// The missing layer file.
+        path: PathBuf,
+        /// The missing layer.
+        n: usize,
+        /// The layers found, as ranges (e.g. `0..=4, 6..=8`).
+        found: String,
+    },
+}
+
+/// Reserves room for exactly `additional` more items in `v`, or fails with
+/// [`DbError::OutOfMemory`] naming `what` and the bytes asked for. Every
+/// large allocation of the databases (layers, move graphs, bounds) goes
+/// through here, so that running out of memory is an error, not an abort.
+pub fn try_reserve<T>(v: &mut Vec<T>, additional: usize, what: &str) -> Result<(), DbError> {
+    v.try_reserve_exact(additional)
+        .map_err(|_| DbError::OutOfMemory {
+            bytes: (additional as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+            what: what.to_owned(),
+        })
+}
+
+/// An empty vector with room for exactly `len` items ([`try_reserve`]).
+pub fn try_vec<T>(len: usize, what: &str) -> Result<Vec<T>, DbError> {
+    let mut v = Vec::new();
+    try_reserve(&mut v, len, what)?;
+    Ok(v)
+}
+
+/// `len` copies of `value` ([`try_reserve`]).
+pub fn try_filled<T: Clone>(len: usize, value: T, what: &str) -> Result<Vec<T>, DbError> {
+    let mut v = try_vec(len, what)?;
+    v.resize(len, value);
+    Ok(v)
+}
+
+/// A copy of `items` in a vector of exactly their length ([`try_reserve`]).
+pub fn try_copy<T: Clone>(items: &[T], what: &str) -> Result<Vec<T>, DbError> {
+    let mut v = try_vec(items.len(), what)?;
+    v.extend_from_slice(items);
+    Ok(v)
 }
 
 /// The values of every board with `n` seeds, side to move normalised to South.
@@ -334,7 +393,11 @@ impl Layer {
                 expected: count,
             });
         }
-        let mut bytes = vec![0u8; count as usize];
+        let len = usize::try_from(count).map_err(|_| DbError::OutOfMemory {
+            bytes: count,
+            what: format!("layer {n}"),
+        })?;
+        let mut bytes = try_filled(len, 0u8, &format!("layer {n}"))?;
         r.read_exact(&mut bytes)
             .map_err(|source| DbError::Io { path: p(), source })?;
         if crc32fast::hash(&bytes) != dcrc {

@@ -38,6 +38,9 @@ pub struct SearchStats {
     pub tainted: u64,
     /// Null-window searches run by MTD(f).
     pub probes: u64,
+    /// Times the transposition table could not grow (out of memory) and was
+    /// emptied instead.
+    pub table_drops: u64,
 }
 
 /// How the search scores play that never ends: a board repeated on the
@@ -297,6 +300,16 @@ impl Solver {
         Some(out)
     }
 
+    /// Makes room for one more table entry without aborting when memory runs
+    /// out: a table that cannot grow is emptied and its memory given back
+    /// (it is only a cache: the search stays exact, it just repeats work).
+    fn table_room(&mut self) {
+        if self.tt.try_reserve(1).is_err() {
+            self.tt = HashMap::new();
+            self.stats.table_drops += 1;
+        }
+    }
+
     fn search(
         &mut self,
         board: &[u8; PITS],
@@ -348,6 +361,7 @@ impl Solver {
         let children = south_position(board).children(&rules);
         if children.is_empty() {
             let v = stuck_value(&rules, board);
+            self.table_room();
             self.tt.insert(
                 k,
                 Entry {
@@ -363,11 +377,7 @@ impl Solver {
             .iter()
             .map(|(mv, c)| {
                 let (gain, nb) = child_view(c);
-                let pri = if mv.action() == first {
-                    1000
-                } else {
-                    gain
-                };
+                let pri = if mv.action() == first { 1000 } else { gain };
                 (pri, mv.action(), gain, nb)
             })
             .collect();
@@ -403,6 +413,7 @@ impl Solver {
             return Ok(best);
         }
         let n = seeds(board) as i32;
+        self.table_room();
         let e = self.tt.entry(k).or_insert(Entry {
             lo: -n as i8,
             hi: n as i8,

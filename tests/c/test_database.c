@@ -197,7 +197,7 @@ static int load_endgame(ayo_game *g, unsigned seeds, ayo_side to_move, uint64_t 
 }
 
 static void test_results(void) {
-  const int codes[] = {105, 110, 111, 112, 113};
+  const int codes[] = {105, 110, 111, 112, 113, 114};
   size_t i;
   check_context = "results";
   for (i = 0; i < sizeof codes / sizeof codes[0]; i++) {
@@ -209,7 +209,7 @@ static void test_results(void) {
   }
   CHECK(strcmp(ayo_result_name(AYO_RESULT_DATABASE_DAMAGED), "AYO_RESULT_DATABASE_DAMAGED") == 0);
   CHECK(strcmp(ayo_result_name(AYO_RESULT_NOT_PERFECT), "AYO_RESULT_NOT_PERFECT") == 0);
-  CHECK(ayo_result_name(106) == NULL && ayo_result_name(109) == NULL && ayo_result_name(114) == NULL);
+  CHECK(ayo_result_name(106) == NULL && ayo_result_name(109) == NULL && ayo_result_name(115) == NULL);
 }
 
 /* Builds the databases to 8 seeds, opens them again, verifies them; returns
