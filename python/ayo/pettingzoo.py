@@ -43,7 +43,6 @@ AGENTS = ("player_0", "player_1")
 Observation = dict[str, Any]
 
 
-
 def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
     """A :class:`raw_env` inside PettingZoo's usual checking wrappers.
 
@@ -167,7 +166,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
         return self.action_spaces[agent]
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
-        return self._core.observe_seat(AGENTS.index(agent))[1]  # type: ignore[no-any-return]
+        return self._core.observe_seat(AGENTS.index(agent))[1]
 
     def _refresh_masks(self) -> None:
         for agent in self.agents:

@@ -247,7 +247,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             self._core.seed(int(self.np_random.integers(2**63)))
             self._seeded = True
         self._started = True
-        return self._core.reset(game, seat, self._reply)  # type: ignore[no-any-return]
+        return self._core.reset(game, seat, self._reply)
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the agent's ``action`` (0..5, relative to the agent) and the opponent's reply.
@@ -260,7 +260,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         Either way a raised error leaves the environment as it was.
         """
         try:
-            return self._core.step(action, self._reply)  # type: ignore[no-any-return]
+            return self._core.step(action, self._reply)
         except _CoreEpisodeOver as err:
             raise EpisodeOverError(str(err)) from None
 
