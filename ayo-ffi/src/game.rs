@@ -917,6 +917,10 @@ pub unsafe extern "C" fn ayo_game_trace(
         let g = game_ref(game)?;
         need(count, "count")?;
         need(summary, "summary")?;
+        // NULL arguments are reported before anything about the move.
+        if capacity > 0 {
+            need(events, "events")?;
+        }
         let mv = relative_move(g.game.position(), relative_pit)?;
         let t = g.game.trace(mv)?;
         let end = t.end.into();

@@ -18,7 +18,7 @@ use ayo_solve::perfect::Perfect;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::errors::{self, AyoError};
+use crate::errors::{self, AyoError, Text, Wide, U64};
 use crate::solve::PyDatabase;
 
 /// The name of a bound, as Python sees it.
@@ -236,8 +236,10 @@ impl PyPlayer {
 impl PyPlayer {
     /// The player of `level` (1..8 or "max"), seeded by `seed`.
     #[new]
-    #[pyo3(signature = (level = None, *, seed = 0))]
-    fn new(level: Option<&Bound<'_, PyAny>>, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (level = None, *, seed = Wide(Ok(0))),
+        text_signature = "(level=None, *, seed=0)")]
+    fn new(level: Option<&Bound<'_, PyAny>>, seed: Wide) -> PyResult<Self> {
+        let seed: u64 = seed.get("seed", U64)?;
         let level = match level {
             Some(obj) => level_from(obj)?,
             None => Level::new(4).ok_or_else(|| PyValueError::new_err("no level 4"))?,
@@ -260,15 +262,17 @@ impl PyPlayer {
     /// 86400; not reproducible); default depth 4. Any other budget raises
     /// `AyoError` with ayo-core's message (the C library's limits).
     #[staticmethod]
-    #[pyo3(signature = (kind, *, depth = None, nodes = None, time = None, seed = 0))]
+    #[pyo3(signature = (kind, *, depth = None, nodes = None, time = None, seed = Wide(Ok(0))),
+        text_signature = "(kind, *, depth=None, nodes=None, time=None, seed=0)")]
     fn from_kind(
-        kind: &str,
+        kind: Text,
         depth: Option<i128>,
         nodes: Option<i128>,
         time: Option<f64>,
-        seed: u64,
+        seed: Wide,
     ) -> PyResult<Self> {
-        let kind = Kind::from_str(kind).map_err(PyValueError::new_err)?;
+        let seed: u64 = seed.get("seed", U64)?;
+        let kind = Kind::from_str(&kind.0).map_err(PyValueError::new_err)?;
         let budget = budget_of(depth, nodes, time, Budget::Depth(4))?;
         let agent = players::new_player(kind, budget, seed);
         let name = agent.name();
@@ -292,13 +296,15 @@ impl PyPlayer {
     /// alpha-beta with the same time); `source` says which. Values in
     /// `analyze` are exact final seed differences (play to the end).
     #[staticmethod]
-    #[pyo3(signature = (database, *, nodes = None, time = None, seed = 0))]
+    #[pyo3(signature = (database, *, nodes = None, time = None, seed = Wide(Ok(0))),
+        text_signature = "(database, *, nodes=None, time=None, seed=0)")]
     fn perfect(
         database: Bound<'_, PyDatabase>,
         nodes: Option<i128>,
         time: Option<f64>,
-        seed: u64,
+        seed: Wide,
     ) -> PyResult<Self> {
+        let seed: u64 = seed.get("seed", U64)?;
         let default = Budget::Nodes(ayo_solve::perfect::DEFAULT_NODES);
         let budget = budget_of(None, nodes, time, default)?;
         let perfect = Perfect::new(Arc::clone(&database.get().db), budget, seed);

@@ -332,7 +332,8 @@ impl PyEpisodeCore {
 
     /// Restarts the episode's random streams (seat draws, the random
     /// opponent: each a stream seeded by `seed`) and the alternating seats.
-    fn seed(&self, py: Python<'_>, seed: u64) -> PyResult<()> {
+    fn seed(&self, py: Python<'_>, seed: crate::errors::Wide) -> PyResult<()> {
+        let seed: u64 = seed.get("seed", crate::errors::U64)?;
         let _call = self.begin(py)?;
         let mut ep = self.locked(py)?;
         ep.seed(&self.opts, seed);

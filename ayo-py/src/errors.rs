@@ -183,3 +183,118 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("VecEpisodeOverError", py.get_type::<EpisodeOverError>())?;
     Ok(())
 }
+
+/// A Python int argument taken wide (its value as an `i128`, or its text when
+/// even that overflows), so that its range is checked here and reported as an
+/// `AyoError` naming the argument, never as an `OverflowError`. A `bool` is not
+/// an integer here (`AyoError`); other non-integers raise `TypeError`.
+pub(crate) struct Wide(pub(crate) Result<i128, String>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Wide {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(AyoError::new_err(format!(
+                "expected an int, not the bool {}",
+                obj.str()?
+            )));
+        }
+        match obj.extract::<i128>() {
+            Ok(i) => Ok(Wide(Ok(i))),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
+                Ok(Wide(Err(obj.str()?.to_string())))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Wide {
+    /// The value as a `T`, or an `AyoError` naming `name` and its `range`.
+    pub(crate) fn get<T: TryFrom<i128>>(&self, name: &str, range: &str) -> PyResult<T> {
+        let text = match &self.0 {
+            Ok(i) => match T::try_from(*i) {
+                Ok(v) => return Ok(v),
+                Err(_) => i.to_string(),
+            },
+            Err(big) => big.clone(),
+        };
+        Err(AyoError::new_err(format!(
+            "{name} = {text} is out of range (expected {range})"
+        )))
+    }
+
+    /// An optional argument as an optional `T`.
+    pub(crate) fn opt<T: TryFrom<i128>>(
+        w: Option<&Wide>,
+        name: &str,
+        range: &str,
+    ) -> PyResult<Option<T>> {
+        w.map(|w| w.get(name, range)).transpose()
+    }
+}
+
+/// The range text of an unsigned 64-bit argument.
+pub(crate) const U64: &str = "an int 0..=2**64-1";
+/// The range text of an unsigned 32-bit argument.
+pub(crate) const U32: &str = "an int 0..=2**32-1";
+
+/// A `str` argument that a record or rules text is read from: a string that
+/// cannot be encoded as UTF-8 (a lone surrogate) raises `RecordError`.
+pub(crate) struct RecText(pub(crate) String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for RecText {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<pyo3::types::PyString>()?;
+        match s.to_str() {
+            Ok(t) => Ok(RecText(t.to_owned())),
+            Err(_) => Err(bad_text(obj.py(), &s.to_string_lossy(), true)),
+        }
+    }
+}
+
+/// A `str` argument (a name, a path): a lone surrogate raises `AyoError`.
+pub(crate) struct Text(pub(crate) String);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<pyo3::types::PyString>()?;
+        match s.to_str() {
+            Ok(t) => Ok(Text(t.to_owned())),
+            Err(_) => Err(bad_text(obj.py(), &s.to_string_lossy(), false)),
+        }
+    }
+}
+
+/// The error for text with a lone surrogate (`lossy` has it replaced by U+FFFD).
+fn bad_text(py: Python<'_>, lossy: &str, record: bool) -> PyErr {
+    let offset = lossy.chars().take_while(|&c| c != '\u{FFFD}').count();
+    let message = format!(
+        "the text has a lone surrogate at character {offset} (not valid Unicode): {lossy:?}"
+    );
+    if !record {
+        return AyoError::new_err(message);
+    }
+    let err = RecordError::new_err(message);
+    let field = pyo3::types::PyString::new(py, "text").into_any();
+    let offset = match pyo3::IntoPyObjectExt::into_bound_py_any(offset, py) {
+        Ok(o) => o,
+        Err(e) => return e,
+    };
+    with_attrs(py, err, &[("field", field), ("offset", offset)])
+}
+
+/// `SetupError` with a single problem.
+pub(crate) fn setup_problem(py: Python<'_>, message: String) -> PyErr {
+    let err = SetupError::new_err(message.clone());
+    let problems = match PyList::new(py, [message]) {
+        Ok(l) => l.into_any(),
+        Err(e) => return e,
+    };
+    with_attrs(py, err, &[("problems", problems)])
+}

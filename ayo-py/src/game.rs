@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyList, PyType};
 use pyo3::IntoPyObjectExt;
 use rand::SeedableRng;
 
-use crate::errors::{self, AyoError, RulesError};
+use crate::errors::{self, AyoError, RecText, RulesError, Text, Wide, U32, U64};
 use crate::rules::{player_from_index, PyRules};
 
 /// How a game ended.
@@ -45,7 +45,13 @@ const REASONS: [EndReason; 4] = [
 impl PyOutcome {
     /// An outcome from its fields; the winner must agree with the scores.
     #[new]
-    fn new(winner: Option<i64>, reason: &str, scores: (u16, u16)) -> PyResult<Self> {
+    fn new(winner: Option<Wide>, reason: Text, scores: (Wide, Wide)) -> PyResult<Self> {
+        let reason = reason.0.as_str();
+        let scores: (u16, u16) = (
+            scores.0.get("scores[0]", "an int 0..=65535")?,
+            scores.1.get("scores[1]", "an int 0..=65535")?,
+        );
+        let winner: Option<i64> = Wide::opt(winner.as_ref(), "winner", "0, 1 or None")?;
         let reason = REASONS.into_iter().find(|r| reason_name(*r) == reason).ok_or_else(|| {
             AyoError::new_err(format!(
                 "`{reason}` is not an end reason; expected target, move_limit, repetition or no_legal_move"
@@ -228,6 +234,18 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     }
 }
 
+/// `IllegalMoveError` with reason `kind` for a `bool` given as a move.
+fn not_bool(obj: &Bound<'_, PyAny>, kind: &str, what: &str) -> PyResult<()> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(errors::illegal_kind(
+            obj.py(),
+            kind,
+            format!("{} is a bool, not {what} (an int)", obj.str()?),
+        ));
+    }
+    Ok(())
+}
+
 /// The move for a mover-relative action, or why there is none.
 fn action_move(pos: &Position, action: &Int) -> Result<Move, Illegal> {
     let a = match action.0 {
@@ -266,24 +284,28 @@ impl Illegal {
 
 /// `len` seed counts (0..=255) from any iterable of ints (a list, a tuple, a numpy array).
 fn counts(obj: &Bound<'_, PyAny>, what: &str, len: usize) -> PyResult<Vec<u8>> {
+    let py = obj.py();
     let mut out = Vec::with_capacity(len);
     for (i, item) in obj.try_iter()?.enumerate() {
         let n: Int = item?.extract()?;
         match n.0.as_ref().ok().and_then(|&n| u8::try_from(n).ok()) {
             Some(n) => out.push(n),
             None => {
-                return Err(AyoError::new_err(format!(
-                    "{what}[{i}] = {} is not a seed count 0..=255",
-                    item_text(&n)
-                )))
+                return Err(errors::setup_problem(
+                    py,
+                    format!(
+                        "{what}[{i}] = {} is not a seed count 0..=255",
+                        item_text(&n)
+                    ),
+                ))
             }
         }
     }
     if out.len() != len {
-        return Err(AyoError::new_err(format!(
-            "{what} has {} entries; expected {len}",
-            out.len()
-        )));
+        return Err(errors::setup_problem(
+            py,
+            format!("{what} has {} entries; expected {len}", out.len()),
+        ));
     }
     Ok(out)
 }
@@ -400,9 +422,10 @@ impl PyGame {
     fn new(
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
-        position: Option<&str>,
+        position: Option<RecText>,
     ) -> PyResult<Self> {
         let rules = rules.map(PyRules::from_py).transpose()?;
+        let position = position.as_ref().map(|t| t.0.as_str());
         let inner = match position {
             None => Game::new(rules.unwrap_or_default()),
             Some(text) => {
@@ -415,7 +438,8 @@ impl PyGame {
 
     /// A game from a game record (start position ` | ` moves), every move replayed and checked.
     #[staticmethod]
-    fn from_record(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn from_record(py: Python<'_>, text: RecText) -> PyResult<Self> {
+        let text = text.0.as_str();
         Game::from_record(text)
             .map(PyGame::from_game)
             .map_err(|e| errors::record_in(py, e, text))
@@ -439,19 +463,23 @@ impl PyGame {
         let rules = PyRules::from_py(rules)?;
         let board: [u8; 12] = counts(board, "board", 12)?
             .try_into()
-            .map_err(|_| AyoError::new_err("board needs 12 pits"))?;
+            .map_err(|_| errors::setup_problem(py, "board needs 12 pits".to_owned()))?;
         let stores = counts(stores, "stores", 2)?;
         let to_move = match to_move.0 {
             Ok(i) => player_from_index(i),
             Err(_) => None,
         }
-        .ok_or_else(|| AyoError::new_err("to_move must be 0 (South) or 1 (North)"))?;
+        .ok_or_else(|| {
+            errors::setup_problem(py, "to_move must be 0 (South) or 1 (North)".to_owned())
+        })?;
         let setup = Setup {
             board,
             stores: [stores[0], stores[1]],
             to_move,
-            no_capture: in_range(&no_capture, "no_capture")?,
-            ply: in_range(&ply, "ply")?,
+            no_capture: in_range(&no_capture, "no_capture")
+                .map_err(|e| errors::setup_problem(py, e.value(py).to_string()))?,
+            ply: in_range(&ply, "ply")
+                .map_err(|e| errors::setup_problem(py, e.value(py).to_string()))?,
         };
         Game::from_setup(rules, &setup)
             .map(PyGame::from_game)
@@ -528,7 +556,9 @@ impl PyGame {
     }
 
     /// Plays mover-relative action 0..=5. Raises `IllegalMoveError` (game unchanged).
-    fn play(&self, py: Python<'_>, action: Int) -> PyResult<()> {
+    fn play(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        not_bool(action, "action_out_of_range", "an action")?;
+        let action: Int = action.extract()?;
         // The error is made once the lock is released.
         self.with_mut(py, |g| {
             let mv = action_move(g.position(), &action)?;
@@ -538,7 +568,9 @@ impl PyGame {
     }
 
     /// Plays absolute pit 0..=11. Raises `IllegalMoveError` (game unchanged).
-    fn play_pit(&self, py: Python<'_>, pit: Int) -> PyResult<()> {
+    fn play_pit(&self, py: Python<'_>, pit: &Bound<'_, PyAny>) -> PyResult<()> {
+        not_bool(pit, "pit_out_of_range", "a pit")?;
+        let pit: Int = pit.extract()?;
         let p = match pit.0 {
             Ok(p) => u8::try_from(p).map_err(|_| IllegalMove::PitOutOfRange { pit: p }.into()),
             Err(big) => Err(Illegal::Big(
@@ -669,13 +701,16 @@ impl PyGame {
     /// Plays uniformly random legal moves from here (without changing this
     /// game) until the end or `max_plies` moves; returns the outcome, or None
     /// when `max_plies` came first. Repetition counts from here. Releases the GIL.
-    #[pyo3(signature = (seed, max_plies = 10000))]
+    #[pyo3(signature = (seed, max_plies = Wide(Ok(10000))),
+        text_signature = "($self, seed, max_plies=10000)")]
     fn random_playout(
         &self,
         py: Python<'_>,
-        seed: u64,
-        max_plies: u32,
+        seed: Wide,
+        max_plies: Wide,
     ) -> PyResult<Option<PyOutcome>> {
+        let seed: u64 = seed.get("seed", U64)?;
+        let max_plies: u32 = max_plies.get("max_plies", U32)?;
         // The game is locked only to read it: other threads may use it meanwhile.
         let (rules, start, ended) = self.playout_start(py)?;
         Ok(ended
@@ -685,14 +720,18 @@ impl PyGame {
 
     /// `n` random playouts from here with seeds `seed, seed+1, …` (GIL released);
     /// returns (South wins, North wins, draws, unfinished).
-    #[pyo3(signature = (n, seed, max_plies = 10000))]
+    #[pyo3(signature = (n, seed, max_plies = Wide(Ok(10000))),
+        text_signature = "($self, n, seed, max_plies=10000)")]
     fn random_playouts(
         &self,
         py: Python<'_>,
-        n: u32,
-        seed: u64,
-        max_plies: u32,
+        n: Wide,
+        seed: Wide,
+        max_plies: Wide,
     ) -> PyResult<(u32, u32, u32, u32)> {
+        let n: u32 = n.get("n", U32)?;
+        let seed: u64 = seed.get("seed", U64)?;
+        let max_plies: u32 = max_plies.get("max_plies", U32)?;
         let (rules, start, ended) = self.playout_start(py)?;
         Ok(py.detach(move || {
             let mut counts = (0, 0, 0, 0);
@@ -728,8 +767,10 @@ impl PyGame {
         self.state(py)
     }
 
-    fn __setstate__(&self, py: Python<'_>, state: (String, Option<u32>)) -> PyResult<()> {
-        let game = PyGame::from_state(py, &state.0, state.1)?;
+    fn __setstate__(&self, py: Python<'_>, state: (RecText, Option<Wide>)) -> PyResult<()> {
+        let cap: Option<u32> =
+            Wide::opt(state.1.as_ref(), "ply_cap", "None or an int 0..=2**32-1")?;
+        let game = PyGame::from_state(py, &state.0 .0, cap)?;
         self.with_mut(py, |g| *g = game)
     }
 
@@ -766,13 +807,42 @@ fn playout(rules: &Rules, start: Position, seed: u64, max_plies: u32) -> Option<
 pub(crate) fn perft(
     py: Python<'_>,
     rules: &Bound<'_, PyAny>,
-    depth: u32,
-    position: Option<&str>,
+    depth: Wide,
+    position: Option<RecText>,
 ) -> PyResult<u64> {
+    let depth: u32 = depth.get("depth", "an int 0..=30")?;
+    if depth > MAX_PERFT_DEPTH {
+        return Err(AyoError::new_err(format!(
+            "depth = {depth} is out of range (expected an int 0..={MAX_PERFT_DEPTH})"
+        )));
+    }
     let rules = PyRules::from_py(rules)?;
     let pos = match position {
         None => Position::start(&rules),
-        Some(text) => parse_position(py, text, Some(&rules))?.1,
+        Some(text) => parse_position(py, &text.0, Some(&rules))?.1,
     };
-    Ok(py.detach(move || ayo_core::playout::perft(&rules, &pos, depth)))
+    perft_chunked(py, &rules, &pos, depth)
 }
+
+/// The depth up to which one `perft` chunk runs without a signal check
+/// (about 6^8 boards: well under a second).
+const PERFT_CHUNK: u32 = 8;
+
+/// `ayo_core::playout::perft`, split into subtrees of at most `PERFT_CHUNK`
+/// plies each counted with the GIL released, with a check for Ctrl-C (and
+/// other signals) before each.
+fn perft_chunked(py: Python<'_>, rules: &Rules, pos: &Position, depth: u32) -> PyResult<u64> {
+    py.check_signals()?;
+    if depth <= PERFT_CHUNK {
+        let (rules, pos) = (*rules, *pos);
+        return Ok(py.detach(move || ayo_core::playout::perft(&rules, &pos, depth)));
+    }
+    let mut total = 0u64;
+    for (_, child) in pos.children(rules).iter() {
+        total += perft_chunked(py, rules, child, depth - 1)?;
+    }
+    Ok(total)
+}
+
+/// The deepest `perft` accepted.
+const MAX_PERFT_DEPTH: u32 = 30;

@@ -45,7 +45,7 @@ fn value_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
         return Err(type_error("an int or a str"));
     }
     if let Ok(s) = value.cast::<PyString>() {
-        return Ok(s.to_cow()?.into_owned());
+        return Ok(s.extract::<errors::Text>()?.0);
     }
     if let Ok(i) = value.extract::<i64>() {
         return Ok(i.to_string());
@@ -57,7 +57,7 @@ fn value_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
 fn with_overrides(mut p: RuleParams, params: Option<&Bound<'_, PyDict>>) -> PyResult<Rules> {
     if let Some(params) = params {
         for (k, v) in params.iter() {
-            let key = k.extract::<String>()?;
+            let key = k.extract::<errors::Text>()?.0;
             if !PARAM_NAMES.contains(&key.as_str()) {
                 return Err(errors::rules(ayo_core::RulesError::UnknownParam {
                     name: key,
@@ -123,8 +123,8 @@ impl PyRules {
         if let Ok(r) = obj.cast::<PyRules>() {
             return Ok(r.get().inner);
         }
-        if let Ok(s) = obj.cast::<PyString>() {
-            return PyRules::build(&s.to_cow()?, None);
+        if obj.is_instance_of::<PyString>() {
+            return PyRules::build(&obj.extract::<errors::RecText>()?.0, None);
         }
         Err(RulesError::new_err(
             "rules must be a Rules or a preset name (str)",
@@ -135,10 +135,11 @@ impl PyRules {
 #[pymethods]
 impl PyRules {
     #[new]
-    #[pyo3(signature = (preset = "ayoayo", **params))]
-    fn new(preset: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    #[pyo3(signature = (preset = errors::RecText("ayoayo".to_owned()), **params),
+        text_signature = "(preset='ayoayo', **params)")]
+    fn new(preset: errors::RecText, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         Ok(PyRules {
-            inner: PyRules::build(preset, params)?,
+            inner: PyRules::build(&preset.0, params)?,
         })
     }
 
@@ -268,8 +269,8 @@ impl PyRules {
 
     /// Rules from `to_json()` text.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Self> {
-        serde_json::from_str::<Rules>(text)
+    fn from_json(text: errors::RecText) -> PyResult<Self> {
+        serde_json::from_str::<Rules>(&text.0)
             .map(|inner| PyRules { inner })
             .map_err(|e| RulesError::new_err(format!("invalid rules JSON: {e}")))
     }

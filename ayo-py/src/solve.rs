@@ -20,7 +20,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::errors::{self, AyoError};
+use crate::errors::{self, AyoError, RecText, Wide};
 use crate::rules::PyRules;
 
 /// The node budget of `Database.value` and `Database.move_values` when none
@@ -148,8 +148,40 @@ fn on_threads<T: Send>(threads: Option<i64>, f: impl FnOnce() -> T + Send) -> Py
 /// else 1 to `MAX_THREADS`; raises `AyoError` (a ValueError) otherwise.
 #[pyfunction]
 #[pyo3(signature = (threads = None))]
-fn thread_count(threads: Option<i64>) -> PyResult<usize> {
+fn thread_count(threads: Option<Wide>) -> PyResult<usize> {
+    let threads = threads_arg(threads)?;
     ayo_core::threads::thread_count(threads).map_err(|e| AyoError::new_err(e.to_string()))
+}
+
+/// A `threads` argument as an `i64` (its range is checked by `thread_count`).
+fn threads_arg(threads: Option<Wide>) -> PyResult<Option<i64>> {
+    Wide::opt(
+        threads.as_ref(),
+        "threads",
+        "None or an int 0..=MAX_THREADS",
+    )
+}
+
+/// A folder argument (a `str` or an `os.PathLike`): one that cannot be encoded
+/// for the file system (a lone surrogate) raises `AyoError`.
+pub(crate) struct PathArg(PathBuf);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for PathArg {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<PathBuf>() {
+            Ok(p) => Ok(PathArg(p)),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyUnicodeError>(obj.py()) => {
+                Err(AyoError::new_err(format!(
+                    "the folder {} cannot be encoded for the file system: {}",
+                    obj.repr()?,
+                    e.value(obj.py())
+                )))
+            }
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// Rules from a Python `Rules`, a preset name or a rules record.
@@ -162,8 +194,8 @@ impl PyDatabase {
     /// field may be left out), checked to be for these databases' rules.
     fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
         let py = obj.py();
-        let text: String = if let Ok(s) = obj.cast::<PyString>() {
-            s.to_cow()?.into_owned()
+        let text: String = if obj.is_instance_of::<PyString>() {
+            obj.extract::<RecText>()?.0
         } else {
             obj.call_method0("position_record")
                 .and_then(|r| r.extract())
@@ -197,9 +229,9 @@ impl PyDatabase {
         Ok(pos)
     }
 
-    fn checked_nodes(nodes: Option<u64>) -> PyResult<Option<u64>> {
-        match nodes {
-            Some(0) => Err(PyValueError::new_err("nodes must be at least 1 (or None)")),
+    fn checked_nodes(nodes: Option<Wide>) -> PyResult<Option<u64>> {
+        match Wide::opt::<u64>(nodes.as_ref(), "nodes", "None or an int 1..=2**64-1")? {
+            Some(0) => Err(AyoError::new_err("nodes must be at least 1 (or None)")),
             n => Ok(n),
         }
     }
@@ -247,11 +279,14 @@ impl PyDatabase {
     fn build(
         py: Python<'_>,
         rules: &Bound<'_, PyAny>,
-        max_seeds: usize,
-        dir: Option<PathBuf>,
-        threads: Option<i64>,
+        max_seeds: Wide,
+        dir: Option<PathArg>,
+        threads: Option<Wide>,
         progress: bool,
     ) -> PyResult<Self> {
+        let max_seeds: usize = max_seeds.get("max_seeds", "a non-negative int")?;
+        let threads = threads_arg(threads)?;
+        let dir = dir.map(|d| d.0);
         let rules = rules_arg(rules)?;
         let target = dir.clone();
         let (db, reports) = py
@@ -281,9 +316,15 @@ impl PyDatabase {
     fn open(
         py: Python<'_>,
         rules: &Bound<'_, PyAny>,
-        dir: PathBuf,
-        max_seeds: Option<usize>,
+        dir: PathArg,
+        max_seeds: Option<Wide>,
     ) -> PyResult<Self> {
+        let max_seeds: Option<usize> = Wide::opt(
+            max_seeds.as_ref(),
+            "max_seeds",
+            "None or a non-negative int",
+        )?;
+        let dir = dir.0;
         let rules = rules_arg(rules)?;
         let d = dir.clone();
         let db = py
@@ -348,14 +389,17 @@ impl PyDatabase {
     /// Re-checks every stored value against its successors (the layers
     /// `from_seeds..=max_seeds`); `progress` draws progress bars on standard
     /// error, `threads` as for `build`. Releases the GIL.
-    #[pyo3(signature = (progress = false, *, from_seeds = 0, threads = None))]
+    #[pyo3(signature = (progress = false, *, from_seeds = Wide(Ok(0)), threads = None),
+        text_signature = "($self, progress=False, *, from_seeds=0, threads=None)")]
     fn verify(
         &self,
         py: Python<'_>,
         progress: bool,
-        from_seeds: usize,
-        threads: Option<i64>,
+        from_seeds: Wide,
+        threads: Option<Wide>,
     ) -> PyResult<PyVerifyReport> {
+        let from_seeds: usize = from_seeds.get("from_seeds", "a non-negative int")?;
+        let threads = threads_arg(threads)?;
         let db = Arc::clone(&self.db);
         py.detach(move || {
             on_threads(threads, || {
@@ -373,12 +417,12 @@ impl PyDatabase {
     /// layers when the board is held, else searched within `nodes` expanded
     /// boards (None: no limit); None when the budget runs out. Releases the
     /// GIL while searching.
-    #[pyo3(signature = (position, *, nodes = Some(DEFAULT_NODES)))]
+    #[pyo3(signature = (position, *, nodes = Some(Wide(Ok(DEFAULT_NODES as i128)))))]
     fn value(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
-        nodes: Option<u64>,
+        nodes: Option<Wide>,
     ) -> PyResult<Option<i32>> {
         let pos = self.position_of(position)?;
         let nodes = PyDatabase::checked_nodes(nodes)?;
@@ -395,12 +439,12 @@ impl PyDatabase {
     /// to what the mover captures with it and after it minus what the
     /// opponent will; empty when there is no legal move. Within `nodes`
     /// expanded boards in all; None when the budget runs out.
-    #[pyo3(signature = (position, *, nodes = Some(DEFAULT_NODES)))]
+    #[pyo3(signature = (position, *, nodes = Some(Wide(Ok(DEFAULT_NODES as i128)))))]
     fn move_values(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
-        nodes: Option<u64>,
+        nodes: Option<Wide>,
     ) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
         let pos = self.position_of(position)?;
         let nodes = PyDatabase::checked_nodes(nodes)?;

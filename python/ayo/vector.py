@@ -35,7 +35,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ayo._ayo import Rules, VecCore, VecEpisodeOverError
+from ayo._ayo import AyoError, Rules, VecCore, VecEpisodeOverError
 from ayo.envs import MAX_EPISODE_STEPS, EpisodeOverError
 
 __all__ = ["AyoVectorEnv", "BatchOpponent", "sb3_vec_env"]
@@ -59,22 +59,35 @@ _AUTORESET = {
 _U64 = 2**64
 
 
+def _int_arg(value: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """``value`` as an int in ``lo..=hi`` (if given); else ``AyoError`` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)):
+        raise AyoError(f"{name} must be an int, not the bool {value!r}")
+    try:
+        v = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise AyoError(f"{name} must be an int, not {type(value).__name__}") from None
+    if lo is not None and hi is not None and not lo <= v <= hi:
+        raise AyoError(f"{name} = {v} is out of range (expected an int {lo}..={hi})")
+    return v
+
+
 def _seed_list(seed: int | Sequence[int | None] | None, n: int) -> list[int | None]:
     """Per-game seeds as Gymnasium's vector envs take them."""
     if seed is None:
         return [None] * n
     if isinstance(seed, bool):
-        raise ValueError("a seed is an integer, not a bool")
+        raise AyoError("a seed is an integer, not a bool")
     if isinstance(seed, (int, np.integer)):
-        base = operator.index(seed)
+        base = _int_arg(seed, "seed")
         seeds: list[int | None] = [base + i for i in range(n)]
     else:
-        seeds = [None if s is None else operator.index(s) for s in seed]
+        seeds = [None if s is None else _int_arg(s, "seed") for s in seed]
         if len(seeds) != n:
-            raise ValueError(f"expected {n} seeds (one per game), got {len(seeds)}")
+            raise AyoError(f"expected {n} seeds (one per game), got {len(seeds)}")
     for s in seeds:
         if s is not None and not 0 <= s < _U64:
-            raise ValueError(f"seeds must be integers in 0..2**64-1, not {s}")
+            raise AyoError(f"seeds must be integers in 0..2**64-1, not {s}")
     return seeds
 
 
@@ -156,14 +169,16 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             mode = AutoresetMode(autoreset_mode)
         except ValueError as err:
             raise ValueError(f"unknown autoreset_mode {autoreset_mode!r}") from err
-        n = operator.index(num_envs)
+        n = _int_arg(num_envs, "num_envs", -(2**63), 2**32 - 1)
         if n < 1:
-            raise ValueError(f"num_envs must be at least 1, not {n}")
+            raise AyoError(f"num_envs must be at least 1, not {n}")
         self.rules = rules if isinstance(rules, Rules) else Rules(rules)
         self.self_play = opponent is None
         steps = None
         if max_episode_steps is not None:
-            steps = operator.index(max_episode_steps) * (2 if self.self_play else 1)
+            per = 2 if self.self_play else 1
+            steps = _int_arg(max_episode_steps, "max_episode_steps", 1, (2**32 - 1) // per) * per
+        threads = 0 if num_threads is None else _int_arg(num_threads, "num_threads", 0, 2**63 - 1)
         entropy = np.random.SeedSequence().generate_state(n, dtype=np.uint64)
         self._core = VecCore(
             n,
@@ -177,7 +192,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             illegal_penalty=float(illegal_penalty),
             max_episode_steps=steps,
             autoreset_mode=_AUTORESET[mode],
-            num_threads=0 if num_threads is None else operator.index(num_threads),
+            num_threads=threads,
         )
         self.num_envs = n
         self.autoreset_mode = mode

@@ -329,6 +329,9 @@ static void test_illegal_moves(void) {
   CHECK_RESULT(ayo_game_play(g, 1), AYO_RESULT_EMPTY_PIT);
   CHECK(last_error_contains(g, "empty"));
   CHECK_RESULT(ayo_game_play_pit(g, 0), AYO_RESULT_EMPTY_PIT);
+  /* NULL arguments are reported before the move's problem. */
+  CHECK_RESULT(ayo_game_trace(g, 1, NULL, 16, &n, &sum), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_game_trace(g, 1, NULL, 0, &n, &sum), AYO_RESULT_EMPTY_PIT);
   CHECK_UNCHANGED(g, before);
 
   /* Endless relay (docs/rules.md worked example). */

@@ -20,7 +20,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from ayo import display
-from ayo._ayo import EpisodeCore, Game, Rules
+from ayo._ayo import AyoError, EpisodeCore, Game, Rules
 from ayo._ayo import EpisodeOverError as _CoreEpisodeOver
 
 __all__ = [
@@ -229,6 +229,11 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         ``"position"`` (a position record to start from instead of the rules'
         start). A seeded reset also restarts the ``"alternate"`` seat order.
         """
+        if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+                raise AyoError(f"seed must be None or an int >= 0, not {seed!r}")
+            if seed < 0:
+                raise AyoError(f"seed = {seed} is out of range (expected None or an int >= 0)")
         options = dict(options or {})
         unknown = set(options) - {"agent_seat", "position"}
         if unknown:

@@ -1,0 +1,299 @@
+"""Out-of-range numbers, bools and lone surrogates at the Python boundary.
+
+Each raises an ``ayo.AyoError`` subclass (a ValueError), never an
+``OverflowError`` or a ``UnicodeEncodeError``, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ayo
+import ayo.ai
+from ayo.envs import AyoEnv
+from ayo.vector import AyoVectorEnv
+
+SURROGATE = "\ud800"
+BIG = [-1, 2**64, 2**200, -(2**200)]
+
+
+def played_game() -> ayo.Game:
+    game = ayo.Game("ayoayo")
+    game.play(0)
+    game.play(0)
+    return game
+
+
+@pytest.fixture(scope="module")
+def db() -> ayo.Database:
+    return ayo.Database.build("ayoayo", 2)
+
+
+# --- A: out-of-range integers -------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", [-1, 2**32, 2**64, 2**200])
+def test_perft_depth_out_of_range(depth: int) -> None:
+    with pytest.raises(ayo.AyoError, match="depth") as info:
+        ayo.perft("oware", depth)
+    assert not isinstance(info.value, OverflowError)
+
+
+def test_perft_depth_limit() -> None:
+    with pytest.raises(ayo.AyoError, match="depth"):
+        ayo.perft("oware", 31)
+    assert ayo.perft("oware", 0) == 1
+    assert ayo.perft("oware", 2) == 36
+
+
+def test_perft_bool_depth() -> None:
+    with pytest.raises(ayo.AyoError):
+        ayo.perft("oware", True)
+
+
+def test_perft_interruptible() -> None:
+    """Ctrl-C (SIGINT) stops a long perft between root children."""
+    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ayo.perft("oware", 30)
+    finally:
+        timer.cancel()
+
+
+@pytest.mark.parametrize("seed", BIG)
+def test_random_playout_seed_out_of_range(seed: int) -> None:
+    game = played_game()
+    before = game.record()
+    with pytest.raises(ayo.AyoError, match="seed") as info:
+        game.random_playout(seed)
+    assert not isinstance(info.value, OverflowError)
+    assert game.record() == before
+
+
+@pytest.mark.parametrize("max_plies", BIG)
+def test_random_playout_max_plies_out_of_range(max_plies: int) -> None:
+    game = played_game()
+    before = game.record()
+    with pytest.raises(ayo.AyoError, match="max_plies"):
+        game.random_playout(0, max_plies)
+    assert game.record() == before
+
+
+@pytest.mark.parametrize(("n", "seed"), [(-1, 0), (2**64, 0), (1, -1), (1, 2**64), (1, 2**200)])
+def test_random_playouts_out_of_range(n: int, seed: int) -> None:
+    game = played_game()
+    before = game.record()
+    with pytest.raises(ayo.AyoError) as info:
+        game.random_playouts(n, seed)
+    assert not isinstance(info.value, OverflowError)
+    assert game.record() == before
+
+
+def test_random_playouts_in_range_still_work() -> None:
+    game = played_game()
+    assert sum(game.random_playouts(3, 2**64 - 1)) == 3
+    assert game.random_playout(2**64 - 1, max_plies=2**32 - 1) is not None
+
+
+@pytest.mark.parametrize("scores", [(-1, 2), (2, 2**16), (2**64, 0)])
+def test_outcome_scores_out_of_range(scores: tuple[int, int]) -> None:
+    with pytest.raises(ayo.AyoError, match="scores") as info:
+        ayo.Outcome(0, "target", scores)
+    assert not isinstance(info.value, OverflowError)
+
+
+def test_outcome_winner_out_of_range() -> None:
+    with pytest.raises(ayo.AyoError):
+        ayo.Outcome(2**64, "target", (30, 2))
+
+
+@pytest.mark.parametrize("cap", [-1, 2**32, 2**64])
+def test_setstate_ply_cap_out_of_range(cap: int) -> None:
+    game = played_game()
+    before = game.record()
+    with pytest.raises(ayo.AyoError, match="ply_cap") as info:
+        game.__setstate__((before, cap))
+    assert not isinstance(info.value, OverflowError)
+    assert game.record() == before
+    assert game.ply_cap is None
+
+
+def test_database_open_max_seeds_negative(tmp_path: Path) -> None:
+    with pytest.raises(ayo.AyoError, match="max_seeds") as info:
+        ayo.Database.open("ayoayo", tmp_path, max_seeds=-1)
+    assert not isinstance(info.value, OverflowError)
+
+
+@pytest.mark.parametrize("max_seeds", [-1, 2**64])
+def test_database_build_max_seeds_out_of_range(max_seeds: int) -> None:
+    with pytest.raises(ayo.AyoError, match="max_seeds") as info:
+        ayo.Database.build("ayoayo", max_seeds)
+    assert not isinstance(info.value, OverflowError)
+
+
+def test_database_build_threads_out_of_range() -> None:
+    with pytest.raises(ayo.AyoError, match="threads"):
+        ayo.Database.build("ayoayo", 1, threads=2**64)
+
+
+@pytest.mark.parametrize("nodes", [-1, 0, 2**64])
+def test_database_value_nodes_out_of_range(db: ayo.Database, nodes: int) -> None:
+    game = ayo.Game("ayoayo")
+    with pytest.raises(ayo.AyoError, match="nodes") as info:
+        db.value(game, nodes=nodes)
+    assert not isinstance(info.value, OverflowError)
+    with pytest.raises(ayo.AyoError, match="nodes"):
+        db.move_values(game, nodes=nodes)
+
+
+@pytest.mark.parametrize("from_seeds", [-1, 2**64])
+def test_database_verify_from_seeds_out_of_range(db: ayo.Database, from_seeds: int) -> None:
+    with pytest.raises(ayo.AyoError, match="from_seeds") as info:
+        db.verify(from_seeds=from_seeds)
+    assert not isinstance(info.value, OverflowError)
+
+
+def test_thread_count_out_of_range() -> None:
+    with pytest.raises(ayo.AyoError, match="threads"):
+        ayo._ayo.thread_count(2**64)
+
+
+@pytest.mark.parametrize("kwargs", [{"max_episode_steps": 2**64}, {"max_episode_steps": -1}])
+def test_vector_env_max_episode_steps_out_of_range(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ayo.AyoError, match="max_episode_steps") as info:
+        AyoVectorEnv(2, rules="ayo", **kwargs)
+    assert not isinstance(info.value, OverflowError)
+
+
+@pytest.mark.parametrize("threads", [2**64, -1, True])
+def test_vector_env_num_threads_out_of_range(threads: int) -> None:
+    with pytest.raises(ayo.AyoError, match="num_threads") as info:
+        AyoVectorEnv(2, rules="ayo", num_threads=threads)
+    assert not isinstance(info.value, OverflowError)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_vector_env_reset_seed_out_of_range(seed: int) -> None:
+    env = AyoVectorEnv(2, rules="ayo")
+    with pytest.raises(ayo.AyoError, match="seed"):
+        env.reset(seed=seed)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "x", True])
+def test_env_reset_bad_seed(seed: Any) -> None:
+    env = AyoEnv("ayoayo")
+    env.reset(seed=1)
+    env.step(int(env.action_masks().argmax()))
+    before = env.game.record()
+    with pytest.raises(ayo.AyoError, match="seed"):
+        env.reset(seed=seed)
+    assert env.game.record() == before
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_player_seed_out_of_range(seed: int) -> None:
+    with pytest.raises(ayo.AyoError, match="seed"):
+        ayo.ai.Player(4, seed=seed)
+    with pytest.raises(ayo.AyoError, match="seed"):
+        ayo.ai.Player.from_kind("random", seed=seed)
+
+
+# --- B: lone surrogates and set-up counts -------------------------------------
+
+
+def test_surrogate_preset_name() -> None:
+    with pytest.raises(ayo.AyoError) as info:
+        ayo.Rules(SURROGATE)
+    assert not isinstance(info.value, UnicodeError)
+    with pytest.raises(ayo.AyoError) as info:
+        ayo.Game(SURROGATE)
+    assert not isinstance(info.value, UnicodeError)
+
+
+def test_surrogate_rules_json() -> None:
+    with pytest.raises(ayo.RecordError) as info:
+        ayo.Rules.from_json('{"x": "' + SURROGATE + '"}')
+    assert not isinstance(info.value, UnicodeError)
+
+
+def test_surrogate_record() -> None:
+    with pytest.raises(ayo.RecordError) as info:
+        ayo.Game.from_record("ayoayo" + SURROGATE)
+    assert not isinstance(info.value, UnicodeError)
+    assert info.value.field == "text"
+    with pytest.raises(ayo.RecordError):
+        ayo.Game("ayoayo", SURROGATE)
+
+
+def test_surrogate_setstate() -> None:
+    game = played_game()
+    before = game.record()
+    with pytest.raises(ayo.RecordError):
+        game.__setstate__((before + SURROGATE, None))
+    assert game.record() == before
+
+
+def test_surrogate_database_position(db: ayo.Database) -> None:
+    with pytest.raises(ayo.RecordError):
+        db.value(SURROGATE)
+
+
+def test_surrogate_database_folder() -> None:
+    with pytest.raises(ayo.AyoError) as info:
+        ayo.Database.open("ayoayo", SURROGATE)
+    assert not isinstance(info.value, UnicodeError)
+    with pytest.raises(ayo.AyoError) as info:
+        ayo.Database.build("ayoayo", 1, SURROGATE)
+    assert not isinstance(info.value, UnicodeError)
+
+
+def test_surrogate_player_kind() -> None:
+    with pytest.raises(ayo.AyoError) as info:
+        ayo.ai.Player.from_kind(SURROGATE)  # type: ignore[arg-type]
+    assert not isinstance(info.value, UnicodeError)
+
+
+def test_surrogate_perft_position() -> None:
+    with pytest.raises(ayo.RecordError):
+        ayo.perft("ayoayo", 1, SURROGATE)
+
+
+def test_setup_pit_of_300_is_setup_error() -> None:
+    board = [4] * 12
+    board[3] = 300
+    with pytest.raises(ayo.SetupError) as info:
+        ayo.Game.from_setup("ayoayo", board, [0, 0])
+    assert "300" in info.value.problems[0]
+
+
+def test_setup_wrong_length_is_setup_error() -> None:
+    with pytest.raises(ayo.SetupError):
+        ayo.Game.from_setup("ayoayo", [4] * 11, [0, 0])
+    with pytest.raises(ayo.SetupError):
+        ayo.Game.from_setup("ayoayo", [4] * 12, [0, 0], to_move=2)
+    with pytest.raises(ayo.SetupError):
+        ayo.Game.from_setup("ayoayo", [4] * 12, [0, 0], ply=-1)
+
+
+# --- C: a bool is not a move ---------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [True, False])
+def test_play_bool_action(action: bool) -> None:
+    game = played_game()
+    before = game.record()
+    with pytest.raises(ayo.IllegalMoveError) as info:
+        game.play(action)
+    assert info.value.reason == "action_out_of_range"
+    assert game.record() == before
+    with pytest.raises(ayo.IllegalMoveError) as info:
+        game.play_pit(action)
+    assert info.value.reason == "pit_out_of_range"
+    assert game.record() == before
