@@ -88,6 +88,17 @@ fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) -> Result<T, 
     })
 }
 
+/// The one check of a `max_seeds` argument: 0 to `AYO_MAX_DATABASE_SEEDS`.
+fn check_max_seeds(max_seeds: u32) -> Result<(), Fail> {
+    if max_seeds > AYO_MAX_DATABASE_SEEDS {
+        return Err(Fail::new(
+            ayo_result::InvalidArgument,
+            format!("max_seeds is 0 to {AYO_MAX_DATABASE_SEEDS}, not {max_seeds}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Loads the endgame databases of `rules` from the directory `dir`: every
 /// consecutive layer file `0, 1, 2, …` of these rules found there (the files
 /// `ayo_database_build` and the `ayo-solve build` command write; the rules'
@@ -164,12 +175,7 @@ pub unsafe extern "C" fn ayo_database_open_up_to(
         guard_mut(rules, |r| {
             let dir = in_str(dir, "dir")?;
             need(out_database, "out_database")?;
-            if max_seeds > AYO_MAX_DATABASE_SEEDS {
-                return Err(Fail::new(
-                    ayo_result::InvalidArgument,
-                    format!("max_seeds is 0 to {AYO_MAX_DATABASE_SEEDS}, not {max_seeds}"),
-                ));
-            }
+            check_max_seeds(max_seeds)?;
             let db = Database::open(&r.rules, max_seeds as usize, Path::new(dir))?;
             // Checked non-NULL; valid by the caller's contract.
             out(out_database, ayo_database::boxed(db));
@@ -224,12 +230,7 @@ pub unsafe extern "C" fn ayo_database_build(
         guard_mut(rules, |r| {
             let dir = in_str(dir, "dir")?;
             need(out_database, "out_database")?;
-            if max_seeds > AYO_MAX_DATABASE_SEEDS {
-                return Err(Fail::new(
-                    ayo_result::InvalidArgument,
-                    format!("max_seeds is 0 to {AYO_MAX_DATABASE_SEEDS}, not {max_seeds}"),
-                ));
-            }
+            check_max_seeds(max_seeds)?;
             let rules = r.rules;
             let (db, _reports) = on_threads(threads, || {
                 Database::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)

@@ -3,6 +3,8 @@
 
 #include "ayo.h"
 
+#include <string.h>
+
 long check_passed = 0;
 long check_failed = 0;
 const char *check_context = "";
@@ -35,4 +37,21 @@ int check_report(const char *name) {
   /* The plain closing line that CI reads. */
   printf("%s: %ld passed, %ld failed\n", name, check_passed, check_failed);
   return check_failed == 0 && check_passed > 0 ? 0 : 1;
+}
+
+ayo_rules *check_rules_of(const char *preset) {
+  ayo_rules *r = NULL;
+  CHECK_RESULT(ayo_rules_new_preset(preset, &r), AYO_RESULT_OK);
+  return r;
+}
+
+int check_rules_error_contains(const ayo_rules *r, const char *needle) {
+  char buf[1024];
+  size_t n;
+  if (ayo_rules_last_error(r, buf, sizeof buf, &n) != AYO_RESULT_OK) return 0;
+  if (strstr(buf, needle) == NULL) {
+    fprintf(stderr, "  (last error: \"%s\", wanted \"%s\")\n", buf, needle);
+    return 0;
+  }
+  return 1;
 }

@@ -19,6 +19,14 @@ extern const char *check_context;
 int check_one(int ok, const char *expr, const char *file, int line);
 int check_result(int got, int want, const char *expr, const char *file, int line);
 
+struct ayo_rules;
+
+/* The rules of `preset`, checked to be made (NULL if not). */
+struct ayo_rules *check_rules_of(const char *preset);
+
+/* Whether the last error of `r` contains `needle` (prints it when not). */
+int check_rules_error_contains(const struct ayo_rules *r, const char *needle);
+
 /* Prints "<name>: N passed, M failed" and returns the process exit code. */
 int check_report(const char *name);
 

@@ -99,12 +99,6 @@ static int last_error_contains(const ayo_game *g, const char *needle) {
   return ayo_game_last_error(g, buf, sizeof buf, &n) == AYO_RESULT_OK && strstr(buf, needle) != NULL;
 }
 
-static int rules_error_contains(const ayo_rules *r, const char *needle) {
-  char buf[512];
-  size_t n;
-  return ayo_rules_last_error(r, buf, sizeof buf, &n) == AYO_RESULT_OK && strstr(buf, needle) != NULL;
-}
-
 static void test_version(void) {
   char expect[32];
   check_context = "version";
@@ -187,15 +181,15 @@ static void test_rules(void) {
   CHECK_RESULT(ayo_rules_set(r, "target", "none"), AYO_RESULT_OK);
   CHECK_RESULT(ayo_rules_text(r, before, sizeof before, &n), AYO_RESULT_OK);
   CHECK(strcmp(before, "ayoayo[capture=two_three,target=none]") == 0);
-  CHECK(rules_error_contains(r, "") && ayo_rules_last_error(r, text, sizeof text, &n) == AYO_RESULT_OK && n == 0);
+  CHECK(check_rules_error_contains(r, "") && ayo_rules_last_error(r, text, sizeof text, &n) == AYO_RESULT_OK && n == 0);
 
   /* Failures leave the rules unchanged and explain themselves. */
   CHECK_RESULT(ayo_rules_set(r, "speed", "fast"), AYO_RESULT_UNKNOWN_PARAM);
-  CHECK(rules_error_contains(r, "speed"));
+  CHECK(check_rules_error_contains(r, "speed"));
   CHECK_RESULT(ayo_rules_set(r, "capture", "sometimes"), AYO_RESULT_BAD_PARAM_VALUE);
-  CHECK(rules_error_contains(r, "sometimes"));
+  CHECK(check_rules_error_contains(r, "sometimes"));
   CHECK_RESULT(ayo_rules_set(r, "seeds_per_pit", "0"), AYO_RESULT_INVALID_RULES);
-  CHECK(rules_error_contains(r, "seeds_per_pit"));
+  CHECK(check_rules_error_contains(r, "seeds_per_pit"));
   CHECK_RESULT(ayo_rules_set(r, "seeds_per_pit", "300"), AYO_RESULT_BAD_PARAM_VALUE);
   CHECK_RESULT(ayo_rules_set(r, "target", "60"), AYO_RESULT_INVALID_RULES); /* 48 seeds in play */
   CHECK_RESULT(ayo_rules_set(r, "move_limit", "0"), AYO_RESULT_INVALID_RULES);
@@ -208,7 +202,7 @@ static void test_rules(void) {
   CHECK_RESULT(ayo_rules_get(r, "seeds_per_pit", value, sizeof value, &n), AYO_RESULT_OK);
   CHECK(strcmp(value, "6") == 0);
   CHECK_RESULT(ayo_rules_load_text(r, "ayoayo[seeds_per_pit=6"), AYO_RESULT_MALFORMED_RECORD);
-  CHECK(rules_error_contains(r, "]"));
+  CHECK(check_rules_error_contains(r, "]"));
   CHECK_RESULT(ayo_rules_load_text(r, "mancala"), AYO_RESULT_MALFORMED_RECORD);
   CHECK_RESULT(ayo_rules_load_text(r, "ayoayo[target=49]"), AYO_RESULT_MALFORMED_RECORD);
   CHECK_RESULT(ayo_rules_text(r, text, sizeof text, &n), AYO_RESULT_OK);
@@ -642,9 +636,9 @@ static void test_null_matrix(void) {
   CHECK(rout == (ayo_rules *)SENTINEL_PTR);
   CHECK_RESULT(ayo_rules_set(NULL, "relay", "true"), NA);
   CHECK_RESULT(ayo_rules_set(r, NULL, "true"), NA);
-  CHECK(rules_error_contains(r, "`key` is NULL"));
+  CHECK(check_rules_error_contains(r, "`key` is NULL"));
   CHECK_RESULT(ayo_rules_set(r, "relay", NULL), NA);
-  CHECK(rules_error_contains(r, "`value` is NULL"));
+  CHECK(check_rules_error_contains(r, "`value` is NULL"));
   CHECK_RESULT(ayo_rules_get(NULL, "relay", buf, sizeof buf, &n), NA);
   CHECK_RESULT(ayo_rules_get(r, NULL, buf, sizeof buf, &n), NA);
   CHECK_RESULT(ayo_rules_get(r, "relay", NULL, sizeof buf, &n), NA);

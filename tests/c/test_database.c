@@ -47,22 +47,6 @@ static int sentinel_target;
 static char top[256]; /* the temporary directory of this run */
 static int quick;     /* --quick: fewer exact searches (for valgrind) */
 
-static ayo_rules *rules_of(const char *preset) {
-  ayo_rules *r = NULL;
-  CHECK_RESULT(ayo_rules_new_preset(preset, &r), AYO_RESULT_OK);
-  return r;
-}
-
-static int rules_error_contains(const ayo_rules *r, const char *needle) {
-  char buf[1024];
-  size_t n;
-  if (ayo_rules_last_error(r, buf, sizeof buf, &n) != AYO_RESULT_OK) return 0;
-  if (strstr(buf, needle) == NULL) {
-    fprintf(stderr, "  (last error: \"%s\", wanted \"%s\")\n", buf, needle);
-    return 0;
-  }
-  return 1;
-}
 
 static int rules_error_empty(const ayo_rules *r) {
   char buf[512];
@@ -215,7 +199,7 @@ static void test_results(void) {
 /* Builds the databases to 8 seeds, opens them again, verifies them; returns
  * the opened handle (the built one is freed). */
 static ayo_database *test_build_and_open(const char *dir) {
-  ayo_rules *r = rules_of("ayoayo");
+  ayo_rules *r = check_rules_of("ayoayo");
   ayo_database *built = NULL, *opened = NULL, *again = NULL;
   uint32_t max = 0;
   uint64_t checked = 0, failed = 99;
@@ -225,7 +209,7 @@ static ayo_database *test_build_and_open(const char *dir) {
   /* Nothing there yet. */
   CHECK_RESULT(ayo_database_open(r, dir, &opened), AYO_RESULT_DATABASE_MISSING);
   CHECK(opened == NULL);
-  CHECK(rules_error_contains(r, "no database layer for 0 seeds"));
+  CHECK(check_rules_error_contains(r, "no database layer for 0 seeds"));
   CHECK_RESULT(ayo_database_build(r, MAX_SEEDS, dir, 1, &built), AYO_RESULT_OK);
   CHECK(built != NULL);
   CHECK(rules_error_empty(r));
@@ -235,7 +219,7 @@ static ayo_database *test_build_and_open(const char *dir) {
   CHECK(!layer_file(dir, MAX_SEEDS + 1, file, sizeof file));
   /* The rules' target does not matter: ayoayo without a target opens them. */
   {
-    ayo_rules *no_target = rules_of("ayoayo");
+    ayo_rules *no_target = check_rules_of("ayoayo");
     CHECK_RESULT(ayo_rules_set(no_target, "target", "none"), AYO_RESULT_OK);
     CHECK_RESULT(ayo_database_open(no_target, dir, &opened), AYO_RESULT_OK);
     CHECK_RESULT(ayo_database_max_seeds(opened, &max), AYO_RESULT_OK);
@@ -288,7 +272,7 @@ static ayo_database *test_build_and_open(const char *dir) {
 /* The perfect player wins every won position, and never loses a drawn one,
  * against level 1 (random); its values are exact and from the databases. */
 static void test_perfect_play(const ayo_database *db, const char *dir) {
-  ayo_rules *r = rules_of("ayoayo");
+  ayo_rules *r = check_rules_of("ayoayo");
   ayo_game *g = NULL;
   ayo_player *p = perfect(db, AYO_BUDGET_KIND_NODES, 100000), *random = NULL;
   uint64_t rng = 12345;
@@ -424,17 +408,17 @@ static void test_unsolvable_rules(const ayo_database *db, const char *dir) {
   check_context = "unsolvable rules";
   path_in(other, sizeof other, "oware");
   for (i = 0; i < 3; i++) {
-    ayo_rules *r = rules_of(presets[i]);
+    ayo_rules *r = check_rules_of(presets[i]);
     ayo_database *d = (ayo_database *)SENTINEL_PTR;
     CHECK_RESULT(ayo_database_build(r, 2, other, 1, &d), AYO_RESULT_DATABASE_UNSUPPORTED_RULES);
-    CHECK(rules_error_contains(r, why[i]));
+    CHECK(check_rules_error_contains(r, why[i]));
     CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_UNSUPPORTED_RULES);
-    CHECK(rules_error_contains(r, why[i]));
+    CHECK(check_rules_error_contains(r, why[i]));
     CHECK(d == (ayo_database *)SENTINEL_PTR);
     ayo_rules_free(r);
   }
   {
-    ayo_rules *r = rules_of("oware");
+    ayo_rules *r = check_rules_of("oware");
     ayo_game *g = NULL;
     ayo_player *p = perfect(db, AYO_BUDGET_KIND_MILLISECONDS, 20);
     ayo_analysis a;
@@ -455,7 +439,7 @@ static void test_unsolvable_rules(const ayo_database *db, const char *dir) {
   }
   /* Other solvable rules: their files are not these, so they are missing. */
   {
-    ayo_rules *r = rules_of("ayoayo");
+    ayo_rules *r = check_rules_of("ayoayo");
     ayo_database *d = (ayo_database *)SENTINEL_PTR;
     CHECK_RESULT(ayo_rules_set(r, "stuck_seeds", "own_side"), AYO_RESULT_OK);
     CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_MISSING);
@@ -468,7 +452,7 @@ static void test_unsolvable_rules(const ayo_database *db, const char *dir) {
  * and a message naming the file and the problem, never wrong values. */
 static void test_damaged_files(void) {
   char dir[512], n2[512], n1[512], n0[512], saved[512], plain[512];
-  ayo_rules *r = rules_of("ayoayo");
+  ayo_rules *r = check_rules_of("ayoayo");
   ayo_database *d = NULL;
   long size;
   check_context = "damaged files";
@@ -489,26 +473,26 @@ static void test_damaged_files(void) {
   d = (ayo_database *)SENTINEL_PTR;
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
   CHECK(d == (ayo_database *)SENTINEL_PTR);
-  CHECK(rules_error_contains(r, "value checksum mismatch"));
-  CHECK(rules_error_contains(r, ".n02.ayodb"));
+  CHECK(check_rules_error_contains(r, "value checksum mismatch"));
+  CHECK(check_rules_error_contains(r, ".n02.ayodb"));
   /* Building over it refuses it too, and leaves it as it is. */
   CHECK_RESULT(ayo_database_build(r, 3, dir, 1, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(rules_error_contains(r, "value checksum mismatch"));
+  CHECK(check_rules_error_contains(r, "value checksum mismatch"));
   CHECK(file_size(n2) == size && d == (ayo_database *)SENTINEL_PTR);
 
   /* A flipped header byte (inside the rules record): the header checksum. */
   CHECK(copy_file(saved, n2) && flip_byte(n2, 17));
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(rules_error_contains(r, "header checksum mismatch"));
+  CHECK(check_rules_error_contains(r, "header checksum mismatch"));
 
   /* Truncated by one byte. */
   CHECK(copy_file(saved, n2) && truncate(n2, size - 1) == 0);
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(rules_error_contains(r, "truncated"));
+  CHECK(check_rules_error_contains(r, "truncated"));
   /* Truncated inside the header. */
   CHECK(truncate(n2, 10) == 0);
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(rules_error_contains(r, "ends inside its header"));
+  CHECK(check_rules_error_contains(r, "ends inside its header"));
 
   /* Not a database file. */
   {
@@ -516,12 +500,12 @@ static void test_damaged_files(void) {
     CHECK(f != NULL && fputs("hello, this is not a database file at all", f) >= 0 && fclose(f) == 0);
   }
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(rules_error_contains(r, "bad magic"));
+  CHECK(check_rules_error_contains(r, "bad magic"));
 
   /* Another layer's file under this layer's name. */
   CHECK(copy_file(n1, n2));
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(rules_error_contains(r, "holds the layer of 1 seeds"));
+  CHECK(check_rules_error_contains(r, "holds the layer of 1 seeds"));
 
   /* Restored, it opens again; without layer 3 it holds 0..=2. */
   CHECK(copy_file(saved, n2));
@@ -541,7 +525,7 @@ static void test_damaged_files(void) {
   /* Without layer 0 nothing can be opened. */
   CHECK(unlink(n0) == 0);
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_MISSING);
-  CHECK(rules_error_contains(r, ".n00.ayodb"));
+  CHECK(check_rules_error_contains(r, ".n00.ayodb"));
   CHECK(d == (ayo_database *)SENTINEL_PTR);
 
   /* A regular file where the directory should be: an I/O error. */
@@ -551,16 +535,16 @@ static void test_damaged_files(void) {
     CHECK(f != NULL && fclose(f) == 0);
   }
   CHECK_RESULT(ayo_database_build(r, 2, plain, 1, &d), AYO_RESULT_DATABASE_IO);
-  CHECK(rules_error_contains(r, "plain-file"));
+  CHECK(check_rules_error_contains(r, "plain-file"));
   CHECK_RESULT(ayo_database_open(r, plain, &d), AYO_RESULT_DATABASE_IO);
-  CHECK(rules_error_contains(r, "plain-file"));
+  CHECK(check_rules_error_contains(r, "plain-file"));
   CHECK(d == (ayo_database *)SENTINEL_PTR);
   ayo_rules_free(r);
 }
 
 /* NULL for every pointer argument, and numbers out of range. */
 static void test_misuse(const ayo_database *db, const char *dir) {
-  ayo_rules *r = rules_of("ayoayo");
+  ayo_rules *r = check_rules_of("ayoayo");
   ayo_database *d = (ayo_database *)SENTINEL_PTR;
   ayo_player *p = (ayo_player *)SENTINEL_PTR, *level = NULL;
   uint32_t max = 77;
@@ -572,7 +556,7 @@ static void test_misuse(const ayo_database *db, const char *dir) {
   path_in(scratch, sizeof scratch, "never");
   CHECK_RESULT(ayo_database_open(NULL, dir, &d), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_database_open(r, NULL, &d), AYO_RESULT_NULL_ARGUMENT);
-  CHECK(rules_error_contains(r, "dir"));
+  CHECK(check_rules_error_contains(r, "dir"));
   CHECK_RESULT(ayo_database_open(r, dir, NULL), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_database_open(r, bad_utf8, &d), AYO_RESULT_INVALID_UTF8);
   CHECK_RESULT(ayo_database_build(NULL, 2, scratch, 1, &d), AYO_RESULT_NULL_ARGUMENT);
@@ -580,10 +564,10 @@ static void test_misuse(const ayo_database *db, const char *dir) {
   CHECK_RESULT(ayo_database_build(r, 2, scratch, 1, NULL), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_database_build(r, 2, bad_utf8, 1, &d), AYO_RESULT_INVALID_UTF8);
   CHECK_RESULT(ayo_database_build(r, AYO_MAX_DATABASE_SEEDS + 1, scratch, 1, &d), AYO_RESULT_INVALID_ARGUMENT);
-  CHECK(rules_error_contains(r, "max_seeds"));
+  CHECK(check_rules_error_contains(r, "max_seeds"));
   CHECK_RESULT(ayo_database_build(r, UINT32_MAX, scratch, 1, &d), AYO_RESULT_INVALID_ARGUMENT);
   CHECK_RESULT(ayo_database_build(r, 2, scratch, AYO_MAX_THREADS + 1, &d), AYO_RESULT_INVALID_ARGUMENT);
-  CHECK(rules_error_contains(r, "threads is 0 (every core) or 1 to 1024, not 1025")); /* Rust's and Python's text */
+  CHECK(check_rules_error_contains(r, "threads is 0 (every core) or 1 to 1024, not 1025")); /* Rust's and Python's text */
   CHECK_RESULT(ayo_database_build(r, 2, scratch, UINT32_MAX, &d), AYO_RESULT_INVALID_ARGUMENT);
   CHECK(d == (ayo_database *)SENTINEL_PTR);
   CHECK(access(scratch, F_OK) != 0); /* refused before anything was written */
@@ -625,7 +609,7 @@ static void test_misuse(const ayo_database *db, const char *dir) {
 
 /* A player outlives its database handle. */
 static void test_free_order(const char *dir) {
-  ayo_rules *r = rules_of("ayoayo");
+  ayo_rules *r = check_rules_of("ayoayo");
   ayo_database *d = NULL;
   ayo_player *p = NULL, *q = NULL;
   ayo_game *g = NULL;

@@ -37,22 +37,6 @@ _Static_assert(AYO_RESULT_DATABASE_OUT_OF_MEMORY == 114, "stable result numbers"
 
 static char top[256]; /* the temporary directory of this run */
 
-static ayo_rules *rules_of(const char *preset) {
-  ayo_rules *r = NULL;
-  CHECK_RESULT(ayo_rules_new_preset(preset, &r), AYO_RESULT_OK);
-  return r;
-}
-
-static int rules_error_contains(const ayo_rules *r, const char *needle) {
-  char buf[1024];
-  size_t n;
-  if (ayo_rules_last_error(r, buf, sizeof buf, &n) != AYO_RESULT_OK) return 0;
-  if (strstr(buf, needle) == NULL) {
-    fprintf(stderr, "  (last error: \"%s\", wanted \"%s\")\n", buf, needle);
-    return 0;
-  }
-  return 1;
-}
 
 /* Files in `dir` whose name ends in `suffix`. */
 static int count_files(const char *dir, const char *suffix) {
@@ -99,7 +83,7 @@ static unsigned long long vm_bytes(void) {
 
 /* The child of test_out_of_memory: exit status 0 when every check passed. */
 static int oom_child(const char *small_dir, const char *big_dir) {
-  ayo_rules *r = rules_of("ayoayo");
+  ayo_rules *r = check_rules_of("ayoayo");
   ayo_database *small = NULL, *big = NULL;
   uint32_t max = 0;
   struct rlimit lim;
@@ -110,9 +94,9 @@ static int oom_child(const char *small_dir, const char *big_dir) {
   CHECK_RESULT(ayo_database_build(r, 6, small_dir, 1, &small), AYO_RESULT_OK);
   CHECK_RESULT(ayo_database_build(r, 40, big_dir, 1, &big), AYO_RESULT_DATABASE_OUT_OF_MEMORY);
   CHECK(big == NULL);
-  CHECK(rules_error_contains(r, "out of memory: could not allocate "));
-  CHECK(rules_error_contains(r, " bytes ("));
-  CHECK(rules_error_contains(r, " of layer "));
+  CHECK(check_rules_error_contains(r, "out of memory: could not allocate "));
+  CHECK(check_rules_error_contains(r, " bytes ("));
+  CHECK(check_rules_error_contains(r, " of layer "));
   /* The small database and the rules handle still work. */
   CHECK_RESULT(ayo_database_max_seeds(small, &max), AYO_RESULT_OK);
   CHECK(max == 6);
@@ -146,7 +130,7 @@ static void test_out_of_memory(void) {
   CHECK(count_files(big_dir, ".partial") == 0);
   {
     int layers = count_files(big_dir, ".ayodb");
-    ayo_rules *r = rules_of("ayoayo");
+    ayo_rules *r = check_rules_of("ayoayo");
     ayo_database *db = NULL;
     uint32_t max = 0;
     CHECK(layers > 6);
@@ -160,7 +144,7 @@ static void test_out_of_memory(void) {
 
 static void test_layer_gap(void) {
   char dir[512], gone[600];
-  ayo_rules *r = rules_of("ayoayo");
+  ayo_rules *r = check_rules_of("ayoayo");
   ayo_database *db = NULL;
   uint32_t max = 0;
   snprintf(dir, sizeof dir, "%s/gap", top);
@@ -171,9 +155,9 @@ static void test_layer_gap(void) {
   CHECK(unlink(gone) == 0);
   CHECK_RESULT(ayo_database_open(r, dir, &db), AYO_RESULT_DATABASE_MISSING);
   CHECK(db == NULL);
-  CHECK(rules_error_contains(r, gone));
-  CHECK(rules_error_contains(r, "layer 5 is missing"));
-  CHECK(rules_error_contains(r, "layers found: 0..=4, 6..=8"));
+  CHECK(check_rules_error_contains(r, gone));
+  CHECK(check_rules_error_contains(r, "layer 5 is missing"));
+  CHECK(check_rules_error_contains(r, "layers found: 0..=4, 6..=8"));
   /* Below the gap every layer is there. */
   CHECK_RESULT(ayo_database_open_up_to(r, dir, 4, &db), AYO_RESULT_OK);
   CHECK_RESULT(ayo_database_max_seeds(db, &max), AYO_RESULT_OK);
@@ -183,7 +167,7 @@ static void test_layer_gap(void) {
   /* Up to a layer past the gap: the missing layer is named. */
   CHECK_RESULT(ayo_database_open_up_to(r, dir, 6, &db), AYO_RESULT_DATABASE_MISSING);
   CHECK(db == NULL);
-  CHECK(rules_error_contains(r, "no database layer for 5 seeds"));
+  CHECK(check_rules_error_contains(r, "no database layer for 5 seeds"));
   CHECK_RESULT(ayo_database_open_up_to(r, dir, AYO_MAX_DATABASE_SEEDS + 1, &db), AYO_RESULT_INVALID_ARGUMENT);
   CHECK_RESULT(ayo_database_open_up_to(r, NULL, 4, &db), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_database_open_up_to(r, dir, 4, NULL), AYO_RESULT_NULL_ARGUMENT);
