@@ -249,6 +249,14 @@ impl Position {
         }
     }
 
+    /// The additive key of the pits and stores, the side to move left out
+    /// (which costs a test of the mover to add): for filters that confirm a
+    /// match by comparing whole positions.
+    #[inline(always)]
+    pub(crate) fn board_key(&self) -> u64 {
+        self.lin
+    }
+
     /// The additive key, side to move included, before the final mixing of [`Position::hash`].
     #[inline]
     pub(crate) fn raw_key(&self) -> u64 {

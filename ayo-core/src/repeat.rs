@@ -24,10 +24,11 @@ pub(crate) struct Window {
     first: Position,
 }
 
-/// The 32-bit key of a position: the top half of its additive key.
-#[inline]
+/// The 32-bit key of a position: the top half of its board's additive key
+/// (the side to move is left out: a key match is confirmed on whole positions).
+#[inline(always)]
 fn key(pos: &Position) -> u32 {
-    (pos.raw_key() >> 32) as u32
+    (pos.board_key() >> 32) as u32
 }
 
 impl Window {
