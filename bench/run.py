@@ -270,7 +270,8 @@ def ayo_vector_step(preset: str, n: int, threads: int, replay: bool = False) -> 
     untimed pass and replayed from the same seeds, so that only ``step`` is
     timed (exact: the batch is deterministic for its seeds, and an illegal
     action would raise)."""
-    env = AyoVectorEnv(n, rules=preset, num_threads=threads)
+    # copy=False: the step alone, without copying its arrays out.
+    env = AyoVectorEnv(n, rules=preset, num_threads=threads, copy=False)
     noise = np.random.default_rng(SEED).random((97, n, 6))
 
     def policy_run(steps: int, record: list[Any] | None = None) -> tuple[float, float]:

@@ -9,9 +9,9 @@ use crate::legal::{must_feed, nonempty_pits_are_legal};
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
+use crate::random_move::{draw_action, draw_among};
 use crate::repeat::Window;
 use crate::rules::{Repetition, Rules};
-use crate::tables::SELECT;
 
 /// What is known of the legal moves of the current position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,8 +181,19 @@ impl LeanGame {
         let first = self.pos.to_move().first_pit();
         let (mv, next) = match self.moves {
             Moves::Sown | Moves::NonEmpty => {
-                let k = rng.random_range(0..self.legal.count_ones()) as usize;
-                let a = SELECT[usize::from(self.legal)][k];
+                let legal = self.legal;
+                // Drawn as when they were not yet known: among the non-empty
+                // pits, unless the feeding rule applies (`random_move`).
+                let a = if RELAY
+                    && self.moves == Moves::Sown
+                    && legal != self.pos.nonempty_actions()
+                    && !self.must_feed()
+                {
+                    draw_action(rng, self.pos.nonempty_actions(), |a| legal & (1 << a) != 0)
+                        .expect("a game not over has a legal move")
+                } else {
+                    draw_among(rng, legal)
+                };
                 let mv = Move::new((first + usize::from(a)) as u8).expect("a pit of the mover");
                 let next = if self.moves == Moves::Sown {
                     self.children[usize::from(a)]
@@ -194,8 +205,9 @@ impl LeanGame {
                 (mv, next)
             }
             Moves::Unknown => {
-                // A relay game without feeding pressure: draw among the
-                // non-empty pits, striking off endless relays.
+                // A relay game without feeding pressure: `draw_action` over
+                // the non-empty pits, sowing each drawn pit to strike off
+                // endless relays.
                 let mut bits = self.pos.nonempty_actions();
                 loop {
                     if bits == 0 {
@@ -204,8 +216,7 @@ impl LeanGame {
                         self.end(EndReason::NoLegalMove);
                         return None;
                     }
-                    let k = rng.random_range(0..bits.count_ones()) as usize;
-                    let a = SELECT[usize::from(bits)][k];
+                    let a = draw_among(rng, bits);
                     let pit = first + usize::from(a);
                     if let Some(next) = self.pos.sown_mode::<RELAY, CAP>(&self.rules, pit) {
                         break (Move::new(pit as u8).expect("a pit of the mover"), next);

@@ -50,6 +50,7 @@ mod moves;
 mod outcome;
 mod player;
 mod position;
+mod random_move; // the one way a uniformly random legal move is drawn
 mod setup;
 mod tables;
 

@@ -37,6 +37,7 @@ from gymnasium.vector.utils import batch_space
 
 from ayo._ayo import AyoError, Rules, VecCore, VecEpisodeOverError
 from ayo.envs import MAX_EPISODE_STEPS, EpisodeOverError
+from ayo.envs.ayo_env import core_seed
 
 __all__ = ["AyoVectorEnv", "BatchOpponent", "sb3_vec_env"]
 
@@ -118,10 +119,12 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             thread count in ayo); results are identical for any number.
             The extra threads spin for up to 0.1 ms after a step waiting for
             the next one (a busy core between steps), then sleep.
-        copy: return copies of the arrays. By default (``False``) every
-            ``reset`` and ``step`` returns the same arrays (observations,
-            masks, rewards, flags and ``info``'s ``scores`` and ``winner``),
-            rewritten in place: copy what you keep across steps.
+        copy: return new arrays from every ``reset`` and ``step`` (the
+            default, as Gymnasium's vector envs). With ``copy=False`` every
+            call returns the same arrays (observations, masks, rewards,
+            flags and ``info``'s arrays), rewritten in place by the next
+            call: faster, for a loop that reads each step's arrays before
+            the next step (copy what you keep).
 
     Self-play (``opponent=None``): each step plays ``actions[i]`` for the
     side to move in game ``i``; the observation, the mask and
@@ -149,12 +152,12 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         agent_seat: Literal[0, 1, "alternate", "random"] = 0,
         perspective: Literal["mover", "absolute"] = "mover",
         reward: Literal["win_loss", "seed_difference"] = "win_loss",
-        illegal_action: Literal["raise", "penalize"] = "raise",
+        illegal_action: Literal["raise", "penalize"] = "penalize",
         illegal_penalty: float = -1.0,
         max_episode_steps: int | None = MAX_EPISODE_STEPS,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         num_threads: int | None = 1,
-        copy: bool = False,
+        copy: bool = True,
         render_mode: str | None = None,
     ) -> None:
         """Build the batch (see the class docstring)."""
@@ -311,9 +314,10 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         """Start new episodes: in every game, or where ``options["reset_mask"]`` is True.
 
         ``seed``: ``None`` (each game goes on with its own random stream),
-        an int ``s`` (game ``i`` is seeded with ``s + i``) or one seed (or
-        None) per game. ``options`` may also hold ``"agent_seat"`` (0 or 1)
-        for these episodes.
+        an int ``s`` (game ``i`` is seeded as a single ``AyoEnv`` reset with
+        seed ``s + i``, as ``SyncVectorEnv`` seeds its environments, so both
+        play the same games) or one seed (or None) per game. ``options``
+        may also hold ``"agent_seat"`` (0 or 1) for these episodes.
         """
         options = dict(options or {})
         reset_mask = options.pop("reset_mask", None)
@@ -339,7 +343,9 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             mask = [bool(m) for m in reset_mask]
         if agent_seat is not None and (isinstance(agent_seat, bool) or agent_seat not in (0, 1)):
             raise ValueError(f"agent_seat must be 0 or 1, not {agent_seat!r}")
-        self._core.reset(mask=mask, seeds=None if seed is None else seeds, agent_seat=agent_seat)
+        # Game i seeded with s is seeded as a single AyoEnv reset with s.
+        core_seeds = None if seed is None else [None if s is None else core_seed(s) for s in seeds]
+        self._core.reset(mask=mask, seeds=core_seeds, agent_seat=agent_seat)
         self._needs_reset = False
         obs, _, _, _ = self._out()
         info = dict(self._info)

@@ -212,7 +212,7 @@ def legal_actions(mask: Any, rng: random.Random) -> Any:
 
 
 def test_a_vector_env_shared_by_threads_serialises_its_steps() -> None:
-    envs = AyoVectorEnv(num_envs=4)
+    envs = AyoVectorEnv(num_envs=4, illegal_action="raise")
     envs.reset(seed=1)
 
     def step(rng: random.Random) -> None:

@@ -107,10 +107,9 @@ def test_make_with_module_prefix() -> None:
     ],
 )
 def test_check_env(preset: str, options: dict[str, Any]) -> None:
-    # check_env steps with unmasked random actions, which may name an empty
-    # pit: with the default illegal_action="raise" that raises by design, so
-    # the checker runs with illegal actions penalized.
-    env = gymnasium.make("ayo/Ayo-v0", rules=preset, illegal_action="penalize", **options)
+    # With the default options: check_env steps with unmasked random actions,
+    # and the default illegal_action="penalize" ends such an episode.
+    env = gymnasium.make("ayo/Ayo-v0", rules=preset, **options)
     check_env(env.unwrapped)
 
 
@@ -273,7 +272,7 @@ def test_random_opponent_steps_in_rust_as_the_python_path_would(
     )
     rng = np.random.default_rng(7)
     steps = 0
-    for episode in range(2):
+    for episode in range(4):
         obs, info = fast.reset(seed=episode)
         replies[:] = info["opponent_moves"]
         assert_same_step((obs, info), slow.reset(seed=episode))
@@ -419,7 +418,7 @@ def test_truncation_by_time_limit() -> None:
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
-    env = AyoEnv("oware")
+    env = AyoEnv("oware", illegal_action="raise")
     obs, action = legal_step_until_gap(env, seed=4)
     before = env.game.record()
     with pytest.raises(ayo.IllegalMoveError) as err:

@@ -63,8 +63,8 @@ def test_make_vec_uses_the_vector_entry_point() -> None:
     envs.close()
 
 
-def test_arrays_are_preallocated_and_reused() -> None:
-    env = AyoVectorEnv(4, rules="ayo")
+def test_arrays_are_preallocated_and_reused_without_copies() -> None:
+    env = AyoVectorEnv(4, rules="ayo", copy=False)
     obs, _ = env.reset(seed=1)
     masks = env.action_masks()
     obs2, rewards, terminated, truncated, _ = env.step(masks.argmax(axis=1))
@@ -74,11 +74,24 @@ def test_arrays_are_preallocated_and_reused() -> None:
     assert rewards2 is rewards
     assert terminated2 is terminated
     assert truncated2 is truncated
-    copying = AyoVectorEnv(4, rules="ayo", copy=True)
-    first, _ = copying.reset(seed=1)
-    second, *_ = copying.step(copying.action_masks().argmax(axis=1))
+
+
+def test_returned_arrays_are_never_overwritten_by_default() -> None:
+    env = AyoVectorEnv(4, rules="ayo")
+    first, first_info = env.reset(seed=1)
+    kept = {k: v.copy() for k, v in first.items()}
+    kept_mask = first_info["action_mask"].copy()
+    masks = env.action_masks()
+    second, *_ = env.step(masks.argmax(axis=1))
     assert first["observation"] is not second["observation"]
     assert not np.array_equal(first["observation"], second["observation"])
+    for _ in range(30):
+        env.step(env.action_masks().argmax(axis=1))
+    # What reset and the first step returned is as they returned it.
+    for k in kept:
+        assert np.array_equal(first[k], kept[k])
+    assert np.array_equal(first_info["action_mask"], kept_mask)
+    assert masks is not env.action_masks()
 
 
 # ------------------------------------------------- parity with the single env
@@ -365,7 +378,7 @@ def test_disabled_autoreset_and_reset_mask() -> None:
 
 
 def test_bad_actions_raise_and_change_nothing() -> None:
-    env = AyoVectorEnv(4, rules="oware")
+    env = AyoVectorEnv(4, rules="oware", illegal_action="raise")
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(5):

@@ -3,10 +3,11 @@
 //! opponent that searches: it reads the game itself, so no second copy is
 //! kept beside the episode's).
 
-use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::{Game, IllegalMove, LeanGame, Move, Outcome, Position, Rules};
+use crate::legal::must_feed;
+use crate::random_move::draw_action;
+use crate::{EndReason, Game, IllegalMove, LeanGame, Move, Outcome, Position, Rules};
 
 /// What an [`super::Episode`] needs of its game.
 pub trait EpisodeGame: Clone + Send {
@@ -91,13 +92,26 @@ impl EpisodeGame for Game {
         self.play(mv)?;
         Ok(mv)
     }
-    /// One draw among the legal moves, in ascending order.
+    /// Drawn as [`LeanGame::play_random`] draws (`random_move`), so that an
+    /// episode plays the same games over either kind of game: in a relay
+    /// game whose non-empty pits are all endless relays (no legal move),
+    /// each is drawn and struck off, as a `LeanGame` finds that out.
     fn play_random(&mut self, rng: &mut Xoshiro256PlusPlus) -> Option<Move> {
-        let moves = self.legal_moves();
-        if moves.is_empty() {
+        if self
+            .outcome()
+            .is_some_and(|o| o.reason != EndReason::NoLegalMove)
+        {
             return None;
         }
-        let mv = moves[rng.random_range(0..moves.len())];
+        let legal = self.legal_action_mask();
+        let pos = self.position();
+        let candidates = if must_feed(self.rules(), pos) {
+            legal
+        } else {
+            pos.nonempty_actions()
+        };
+        let a = draw_action(rng, candidates, |a| legal & (1 << a) != 0)?;
+        let mv = pos.move_for_action(a).ok()?;
         self.play(mv).ok()?;
         Some(mv)
     }

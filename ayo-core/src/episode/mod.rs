@@ -230,11 +230,6 @@ impl<G: EpisodeGame> Episode<G> {
         };
     }
 
-    /// Restarts the random opponent's stream alone from `seed`.
-    pub fn seed_opponent(&mut self, seed: u64) {
-        self.random = Xoshiro256PlusPlus::seed_from_u64(seed);
-    }
-
     /// The game.
     pub fn game(&self) -> &G {
         &self.game

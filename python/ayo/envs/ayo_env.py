@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
+from gymnasium.utils import seeding
 
 from ayo import display
 from ayo._ayo import AyoError, EpisodeCore, Game, Rules
@@ -28,6 +29,7 @@ __all__ = [
     "EpisodeOverError",
     "Opponent",
     "Seat",
+    "core_seed",
     "observation_opponent",
     "seat_view",
 ]
@@ -45,6 +47,22 @@ _PERSPECTIVES = ("mover", "absolute")
 
 class EpisodeOverError(ResetNeeded, _CoreEpisodeOver):
     """``step`` was called before ``reset`` or after the episode ended."""
+
+
+def core_seed(seed: int) -> int:
+    """The seed of the core's streams (seats, the opponent) after ``reset(seed=seed)``.
+
+    As Gymnasium seeds an environment: ``np_random`` from ``seed``, and the
+    core from its first draw. :class:`ayo.vector.AyoVectorEnv` seeds game
+    ``i`` with ``core_seed(seed + i)``, so that it plays the same games as a
+    ``SyncVectorEnv`` of this environment.
+    """
+    rng, _ = seeding.np_random(seed)
+    return _core_seed_from(rng)
+
+
+def _core_seed_from(rng: np.random.Generator) -> int:
+    return int(rng.integers(2**63))
 
 
 def seat_view(game: Game, seat: int) -> npt.NDArray[np.float32]:
@@ -144,7 +162,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         agent_seat: Seat = 0,
         perspective: Literal["mover", "absolute"] = "mover",
         reward: Literal["win_loss", "seed_difference"] = "win_loss",
-        illegal_action: Literal["raise", "penalize"] = "raise",
+        illegal_action: Literal["raise", "penalize"] = "penalize",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
@@ -249,7 +267,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         super().reset(seed=seed)
         if seed is not None or not self._seeded:
             # The core's streams (seats, the random opponent) from np_random.
-            self._core.seed(int(self.np_random.integers(2**63)))
+            self._core.seed(_core_seed_from(self.np_random))
             self._seeded = True
         self._started = True
         return self._core.reset(game, seat, self._reply)

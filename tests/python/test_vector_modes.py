@@ -1,0 +1,107 @@
+"""One seed, the same games in every vectorization mode.
+
+``gymnasium.make_vec(..., vectorization_mode="sync")`` (a ``SyncVectorEnv``
+of single ``AyoEnv`` s, env ``i`` seeded with ``seed + i``), the native
+``AyoVectorEnv`` (``vectorization_mode="vector_entry_point"``) and single
+environments seeded by hand must play the same games move for move: the
+same observations, masks, rewards and ends, through autoresets too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import ayo.envs  # noqa: F401 (registers ayo/Ayo-v0)
+
+PRESETS = ["ayoayo", "ayo", "olopon", "oware"]
+SEATS: list[Any] = [0, 1, "alternate", "random"]
+N = 3
+SEED = 2024
+STEPS = 120
+
+
+def pick(rng: np.random.Generator, masks: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """A random legal action per row (0 where there is none)."""
+    out = np.zeros(len(masks), dtype=np.int64)
+    for i, row in enumerate(np.asarray(masks)):
+        legal = np.flatnonzero(row)
+        if legal.size:
+            out[i] = int(rng.choice(legal))
+    return out
+
+
+def run_vector(mode: str, preset: str, seat: Any) -> list[tuple[np.ndarray[Any, Any], ...]]:
+    envs = gymnasium.make_vec(
+        "ayo/Ayo-v0", num_envs=N, vectorization_mode=mode, rules=preset, agent_seat=seat
+    )
+    rng = np.random.default_rng(SEED)
+    obs, info = envs.reset(seed=SEED)
+    trail: list[tuple[np.ndarray[Any, Any], ...]] = [
+        (obs["observation"].copy(), obs["action_mask"].copy(), info["agent_seat"].copy())
+    ]
+    for _ in range(STEPS):
+        obs, reward, terminated, truncated, info = envs.step(pick(rng, obs["action_mask"]))
+        trail.append(
+            (
+                obs["observation"].copy(),
+                obs["action_mask"].copy(),
+                np.asarray(reward, dtype=np.float64).copy(),
+                terminated.copy(),
+                truncated.copy(),
+            )
+        )
+    envs.close()
+    return trail
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("seat", SEATS)
+def test_sync_and_native_vector_envs_play_the_same_games(preset: str, seat: Any) -> None:
+    sync = run_vector("sync", preset, seat)
+    native = run_vector("vector_entry_point", preset, seat)
+    ended = 0
+    for k, (a, b) in enumerate(zip(sync, native, strict=True)):
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y), f"step {k}: {x} != {y}"
+        if k:
+            ended += int(a[3].sum() + a[4].sum())
+    # The run went through episode ends (and so through autoresets).
+    assert ended > 0
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("seat", SEATS)
+def test_the_native_vector_env_plays_single_envs_games(preset: str, seat: Any) -> None:
+    """Game ``i`` of the batch, seeded with ``seed``, is the single env
+    seeded with ``seed + i`` (its first episode, the actions chosen alike)."""
+    envs = gymnasium.make_vec(
+        "ayo/Ayo-v0",
+        num_envs=N,
+        vectorization_mode="vector_entry_point",
+        rules=preset,
+        agent_seat=seat,
+    )
+    singles = [gymnasium.make("ayo/Ayo-v0", rules=preset, agent_seat=seat) for _ in range(N)]
+    obs, info = envs.reset(seed=SEED)
+    for i, env in enumerate(singles):
+        o, inf = env.reset(seed=SEED + i)
+        assert np.array_equal(o["observation"], obs["observation"][i])
+        assert inf["agent_seat"] == info["agent_seat"][i]
+    rng = np.random.default_rng(SEED)
+    live = [True] * N
+    while any(live):
+        actions = pick(rng, obs["action_mask"])
+        obs, reward, terminated, truncated, _ = envs.step(actions)
+        for i, env in enumerate(singles):
+            if not live[i]:
+                continue
+            o, r, te, tr, _ = env.step(int(actions[i]))
+            assert np.array_equal(o["observation"], obs["observation"][i])
+            assert np.array_equal(o["action_mask"], obs["action_mask"][i])
+            assert (r, te, tr) == (reward[i], terminated[i], truncated[i])
+            live[i] = not (te or tr)
+    envs.close()
