@@ -330,14 +330,13 @@ impl PyEpisodeCore {
         Ok(())
     }
 
-    /// Restarts the episode's random streams (seat draws, the random
-    /// opponent: each a stream seeded by `seed`) and the alternating seats.
+    /// Restarts the episode's random streams (seat draws and the opponent's,
+    /// both from `seed`, as every game of a `VecCore`) and the alternating seats.
     fn seed(&self, py: Python<'_>, seed: crate::errors::Wide) -> PyResult<()> {
         let seed: u64 = seed.get("seed", crate::errors::U64)?;
         let _call = self.begin(py)?;
         let mut ep = self.locked(py)?;
         ep.seed(&self.opts, seed);
-        ep.seed_opponent(seed);
         Ok(())
     }
 
