@@ -10,6 +10,7 @@ OpenSpiel's own ``oware`` on recorded games, under the mappings of
 
 from __future__ import annotations
 
+import doctest
 import random
 import resource
 import signal
@@ -21,11 +22,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from conftest import ROOT
 from open_spiel.python.algorithms import evaluate_bots, mcts
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation
 from oware_parity import check_end, check_position
 
 import ayo
+import ayo.openspiel
 from ayo.envs import seat_view
 from ayo.openspiel import AyoGame, AyoState, load_game
 
@@ -251,9 +254,10 @@ def test_cpp_mcts_through_cpp_evaluate_bots(preset: str) -> None:
 CPP_STEP = textwrap.dedent(
     """
     import pyspiel
-    from ayo.openspiel import load_game
+    import ayo.openspiel
+    from open_spiel.python.games import tic_tac_toe  # registers python_tic_tac_toe
 
-    game = load_game("ayoayo")
+    game = pyspiel.load_game({name!r})
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 20, 10, False, 0, False)
     state = game.new_initial_state()
     print("search", bot.mcts_search(state).best_child().action in state.legal_actions(), flush=True)
@@ -266,8 +270,9 @@ def no_core_dump() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def test_cpp_mcts_step_crashes_on_a_python_game() -> None:
-    """OpenSpiel's limitation, kept as evidence for docs/environments.md.
+@pytest.mark.parametrize("name", ["ayo_ayoayo", "python_tic_tac_toe"])
+def test_cpp_mcts_step_crashes_on_a_python_game(name: str) -> None:
+    """OpenSpiel's limitation, with its own Python tic-tac-toe as well: docs/environments.md.
 
     pyspiel binds ``MCTSBot.step`` with ``py::call_guard<py::gil_scoped_release>``
     and its ``PyState::Clone`` calls into Python (``import copy``,
@@ -276,7 +281,7 @@ def test_cpp_mcts_step_crashes_on_a_python_game() -> None:
     works. If OpenSpiel fixes this, this test fails: update the docs.
     """
     run = subprocess.run(
-        [sys.executable, "-c", CPP_STEP],
+        [sys.executable, "-c", CPP_STEP.format(name=name)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -284,6 +289,12 @@ def test_cpp_mcts_step_crashes_on_a_python_game() -> None:
     )
     assert run.stdout.splitlines() == ["search True"], run.stdout + run.stderr
     assert run.returncode == -signal.SIGSEGV, run.stderr
+
+
+def test_docstring_example() -> None:
+    result = doctest.testmod(ayo.openspiel)
+    assert result.attempted > 0
+    assert result.failed == 0
 
 
 def recorded_oware_games(count: int) -> list[str]:
@@ -321,3 +332,19 @@ def test_ayo_oware_equals_openspiel_oware() -> None:
         assert state.returns() == spiel.returns(), where
         assert state.history() == spiel.history(), where
     assert reasons == {"target", "repetition", "no_legal_move"}
+
+
+@pytest.mark.parametrize("bot", ["python", "cpp"])
+def test_example_script_runs(bot: str) -> None:
+    script = ROOT / "examples" / "python" / "openspiel_mcts.py"
+    run = subprocess.run(
+        [sys.executable, str(script), "--games", "2", "--simulations", "10", "--bot", bot],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == f"ayo_ayoayo(ply_cap=1000) ({bot} MCTSBot, 10 simulations a move) vs random"
+    assert lines[1].endswith("of 2 games")
+    assert lines[2].startswith("win rate ")
