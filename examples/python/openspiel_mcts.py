@@ -9,11 +9,12 @@ The game comes from ``ayo.openspiel`` (the engine's rules, wrapped as an
 OpenSpiel game). ``--bot python`` (default) is
 ``open_spiel.python.algorithms.mcts.MCTSBot`` played by
 ``open_spiel.python.algorithms.evaluate_bots``; ``--bot cpp`` is
-``pyspiel.MCTSBot`` played by ``pyspiel.evaluate_bots``, the one way to run
-it on a Python game (its ``step`` called from Python crashes; see
-docs/environments.md, "OpenSpiel"). MCTS takes South in even games and North
+``pyspiel.MCTSBot`` played by ``pyspiel.evaluate_bots``, which calls the
+bot's ``step`` in C++ with the GIL held (``step`` called from Python crashes
+on a Python game; see docs/environments.md, "OpenSpiel"). MCTS takes South in even games and North
 in odd ones. Prints MCTS's wins, draws and losses, its win rate, and games
-and MCTS moves per second.
+and MCTS moves per second (wall clock; the CPU time as well, for a busy
+machine).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def main() -> None:
 
     game = load_game(args.rules)
     wins = draws = losses = moves = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     for i in range(args.games):
         seat = i % 2
         bots = [pyspiel.make_uniform_random_bot(1 - seat, args.seed + i)]
@@ -70,13 +71,13 @@ def main() -> None:
         wins += result > 0
         draws += result == 0
         losses += result < 0
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
 
     print(f"{game} ({args.bot} MCTSBot, {args.simulations} simulations a move) vs random")
     print(f"MCTS: {wins} wins, {draws} draws, {losses} losses of {args.games} games")
     print(f"win rate {wins / args.games:.1%}")
     print(
-        f"{seconds:.1f} s: {args.games / seconds:.2f} games/s, "
+        f"{seconds:.1f} s ({cpu:.1f} s CPU): {args.games / seconds:.2f} games/s, "
         f"{moves / seconds:.1f} MCTS moves/s (each up to {args.simulations} simulations)"
     )
 

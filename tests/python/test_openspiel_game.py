@@ -23,7 +23,7 @@ import numpy as np
 import pyspiel
 import pytest
 from conftest import ROOT
-from open_spiel.python.algorithms import evaluate_bots, mcts
+from open_spiel.python.algorithms import evaluate_bots, mcts, minimax
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation
 from oware_parity import check_end, check_position
 
@@ -238,6 +238,10 @@ def test_mcts_finds_the_winning_move() -> None:
         game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 50, 10, True, 0, False
     )
     assert cpp_bot.mcts_search(state).best_child().action == 5
+    value, action = minimax.alpha_beta_search(
+        game, state, value_function=lambda s: 0.0, maximum_depth=2, maximizing_player_id=0
+    )
+    assert (value, action) == (1.0, 5)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -288,7 +292,8 @@ def test_cpp_mcts_step_crashes_on_a_python_game(name: str) -> None:
         preexec_fn=no_core_dump,
     )
     assert run.stdout.splitlines() == ["search True"], run.stdout + run.stderr
-    assert run.returncode == -signal.SIGSEGV, run.stderr
+    # a null thread state read: SIGSEGV (an interpreter that checks first aborts)
+    assert run.returncode in (-signal.SIGSEGV, -signal.SIGABRT), run.stderr
 
 
 def test_docstring_example() -> None:
