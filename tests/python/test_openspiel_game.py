@@ -10,7 +10,9 @@ OpenSpiel's own ``oware`` on recorded games, under the mappings of
 
 from __future__ import annotations
 
+import copy
 import doctest
+import pickle
 import random
 import resource
 import signal
@@ -168,6 +170,10 @@ def test_serialize_and_clone_keep_the_whole_game() -> None:
     assert state2.history() == state.history()
     assert state2.ayo_game == state.ayo_game
     assert state2.ayo_game.ply_cap == 500
+    for copied in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert copied.history() == state.history()
+        assert copied.ayo_game == state.ayo_game
+    assert pickle.loads(pickle.dumps(game)).to_string() == game.to_string()
     clone = state.clone()
     clone.apply_action(clone.legal_actions()[0])
     assert len(state.history()) == 7
