@@ -64,6 +64,8 @@ def test_keys_play_a_whole_game_to_the_end(tmp_path: Path) -> None:
     assert isinstance(match, re.Match)
     record = str(match.group(1))
     shown = plain(before(child)).replace("\r", "")
+    child.expect("Play again")
+    child.send("q")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -72,6 +74,8 @@ def test_keys_play_a_whole_game_to_the_end(tmp_path: Path) -> None:
     assert describe_outcome(game.outcome, game.rules, NAMES, stuck=game.to_move) in shown
     final = [int(s) for s in game.stores]
     assert re.search(rf"^\s+{final[1]}\s+\+-----.*\+\s+{final[0]}$", shown, re.M)
+    assert re.search(r"^\s+store\s+\|.*\|$", shown, re.M)  # the top row's store, on the left
+    assert re.search(r"^\s+\|.*\|\s+store$", shown, re.M)  # the bottom row's, on the right
     assert "You (South)" in shown
 
 
@@ -81,7 +85,8 @@ def test_cursor_landing_bad_key_hint_undo_and_quit(tmp_path: Path) -> None:
     child.expect("Your move")
     child.send("\x1b[C\x1b[C")  # right, right: the cursor on pit 3
     landing = pit_words(game.last_landing(2), NAMES)
-    child.expect(re.escape(f"Pit 3: the last seed lands in {landing} (marked *)"))
+    laps = int(game.trace_summary(2)["laps"])
+    child.expect(re.escape(f"Pit 3: {laps} laps, the last seed in {landing} (marked *)"))
     assert "\x1b[7m[3]\x1b[0m" in before(child)  # the cursor, in reverse video
     child.send("z")
     child.expect(r"The key 'z' does nothing here")
@@ -111,7 +116,7 @@ def test_a_key_skips_the_sowing_animation(tmp_path: Path) -> None:
     child = spawn(tmp_path, ["--level", "1", "--seed", "2", "--delay", "5"])
     child.expect("Your move")
     child.send("1")
-    child.expect(r"You play 1: lift 4 from your pit 1, sow pits from your pit 2")
+    child.expect(r"You play 1: lift 4 from your pit 1, sow your pits 2 to 5")
     started = time.monotonic()
     child.send(" ")
     child.expect("thinking", timeout=4)
