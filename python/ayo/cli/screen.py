@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from typing import TextIO
 
@@ -15,6 +16,17 @@ KEEP = "\u00a0"
 
 # A narrower terminal still gets whole words, one or two a line.
 _MIN_WIDTH = 20
+
+# A pit's name stays whole: "pit 3", "pits 2 to 5".
+_PIT = re.compile(r"\b(pits?) (\d+)(?: to (\d+))?")
+
+
+def _keep_pits(text: str) -> str:
+    def glue(m: re.Match[str]) -> str:
+        tail = f"{KEEP}to{KEEP}{m.group(3)}" if m.group(3) else ""
+        return f"{m.group(1)}{KEEP}{m.group(2)}{tail}"
+
+    return _PIT.sub(glue, text)
 
 
 class Screen:
@@ -38,14 +50,15 @@ class Screen:
     def wrap(self, text: str, indent: str = "  ") -> list[str]:
         """``text`` as lines that fit the terminal, broken only between words.
 
-        Words joined by :data:`KEEP` stay together; continuation lines are
-        indented by ``indent``. Not on a terminal, ``text`` stays one line.
+        Words joined by :data:`KEEP` stay together, and so does a pit's
+        name (``pit 3``); continuation lines are indented by ``indent``. Not
+        on a terminal, ``text`` stays one line.
         """
         width = self.width()
         if width is None:
             return [text.replace(KEEP, " ")]
         lines = textwrap.wrap(
-            text,
+            _keep_pits(text),
             width=max(width - 1, _MIN_WIDTH),
             subsequent_indent=indent,
             break_long_words=False,

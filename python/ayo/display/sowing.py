@@ -185,7 +185,7 @@ def sowing_frames(
     header = 30
     body: list[str] = [
         f'<text x="{_MARGIN}" y="22" font-size="18" fill="{_INK}">'
-        f"{PLAYER_NAMES[mover]} plays pit {action + 1}: "
+        f"{PLAYER_NAMES[mover]} plays {action + 1}: "
         f"{len(all_frames) - 1} steps" + (f", {omitted} not shown" if omitted else "") + "</text>",
         f'<g transform="translate(0,{header}) scale({scale:g})">',
     ]
