@@ -141,7 +141,11 @@ class Session:
 
     def _undo(self) -> None:
         if not any(self._is_human(seat) for seat in self.movers):
-            self.message = ["Nothing to undo: no move of yours has been played yet."]
+            self.message = [
+                "Nothing to undo: no move has been played yet."
+                if self.computer is None
+                else "Nothing to undo: you have not moved yet."
+            ]
             return
         taken = []
         while self.movers:
@@ -365,13 +369,15 @@ def _header(
 ) -> list[str]:
     st = screen.style
     game_no = f" · game {number + 1}" if number else ""
+    title = f"{st.bold}Ayo{st.reset} · rules {rules_name}"
     if two:
-        lines = [f"{st.bold}Ayo{st.reset} · rules {rules_name} · two players{game_no}"]
+        lines = screen.wrap(f"{title} · two players{game_no}")
     else:
         shown = "none yet" if best is None else str(best)
         lines = [
-            f"{st.bold}Ayo{st.reset} · rules {rules_name} · computer level {level}{game_no}"
-            f" · personal best ({rules_name}): {shown}",
+            *screen.wrap(
+                f"{title} · computer level {level}{game_no} · personal best ({rules_name}): {shown}"
+            ),
             *screen.wrap(_sentence(level_words(level, rules))),
         ]
     if tally.games:
