@@ -358,6 +358,20 @@ impl PyPlayer {
         Ok(players::levels::describe(level_from(level)?))
     }
 
+    /// The kind and budget `level` (1..8 or "max") plays with in games of
+    /// `rules` (a `Rules` or a preset name), e.g. ("mcts", "nodes=12") for
+    /// level 4 in `ayo`: games with collect-on-4 captures have their own
+    /// table (`Level::spec_for`).
+    #[staticmethod]
+    fn level_spec(
+        level: &Bound<'_, PyAny>,
+        rules: &Bound<'_, PyAny>,
+    ) -> PyResult<(&'static str, String)> {
+        let rules = crate::rules::PyRules::from_py(rules)?;
+        let (kind, budget) = level_from(level)?.spec_for(&rules);
+        Ok((kind.name(), budget.to_string()))
+    }
+
     /// The player's kind and budget, e.g. "alphabeta(depth=4)".
     #[getter]
     fn name(&self) -> &str {

@@ -23,8 +23,8 @@ from ayo.cli import main
 from ayo.cli.common import describe_outcome, make_rules, pit_words
 from ayo.cli.elo import _Pair, elo_table
 from ayo.cli.keys import _tokens
-from ayo.cli.play import HINT_LEVEL, caption_words
-from ayo.cli.scoreboard import Scoreboard
+from ayo.cli.play import HINT_LEVEL
+from ayo.cli.scoreboard import UNRECORDED_RULES, Scoreboard
 from ayo.display import frames
 
 START = "4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"
@@ -208,7 +208,7 @@ def test_line_mode_plays_a_whole_game(tmp_path: Path) -> None:
     assert "Computer (North)" in proc.stdout
     # The scoreboard counted the game (and the win, if it was one).
     data = json.loads((tmp_path / "data" / "scores.json").read_text())
-    assert data["played"] == {"1": 1}
+    assert data["played"] == {"ayo": {"1": 1}}
     assert len(data["wins"]) == (1 if outcome.winner == 0 else 0)
 
 
@@ -232,9 +232,9 @@ def test_line_mode_undo_takes_back_both_moves(tmp_path: Path) -> None:
     screens = proc.stdout.split("Ayo · rules")
     after_undo = next(s for s in screens if "Took back" in s)
     rows = [
-        re.findall(r"\d+", line)
+        re.findall(r"\d+", line[line.index("|") : line.rindex("|")])
         for line in after_undo.splitlines()
-        if line.startswith(" " * 8 + "|")
+        if re.match(r"^(\s+store)?\s+\|", line)
     ]
     assert rows == [["4"] * 6, ["4"] * 6]
 
@@ -292,7 +292,7 @@ def test_scoreboard_of_the_wrong_shape_is_set_aside_before_a_game(tmp_path: Path
     assert proc.returncode == 0
     assert "set aside" in proc.stderr
     assert (data / "scores.json.bad").exists()
-    assert json.loads((data / "scores.json").read_text())["played"] == {"1": 1}
+    assert json.loads((data / "scores.json").read_text())["played"] == {"ayo": {"1": 1}}
     scores = run(["scores"], tmp_path)
     assert re.search(r"^\s+1\s+1\s+[01]\s", scores.stdout, re.M), scores.stdout
 
@@ -313,15 +313,36 @@ def test_scoreboard_keeps_wins_and_the_personal_best(tmp_path: Path) -> None:
     assert board.record_game("3", "ayo", (20, 28), human=0) is None
     assert board.record_game("5", "oware", (10, 27), human=1) is not None
     assert board.save() is None
+    assert board.record_game("3", "oware", (33, 15), human=0) is not None
+    assert board.save() is None
     again = Scoreboard.load(path)
     assert again.problem is None
-    assert again.played == {"3": 2, "5": 1}
-    assert again.best("3") == 30
-    assert again.best("5") == 27
-    assert again.best() == 30
+    # Each rule set apart: its games, wins and personal best.
+    assert again.played == {"ayo": {"3": 2}, "oware": {"5": 1, "3": 1}}
+    assert again.best("ayo", "3") == 30
+    assert again.best("oware", "5") == 27
+    assert again.best("oware", "3") == 33
+    assert again.best("ayo") == 30
+    assert again.best("oware") == 33
+    assert again.best("olopon") is None
     table = "\n".join(again.table())
-    assert "Personal best: 30" in table
-    assert re.search(r"^\s+3\s+2\s+1\s+30\s", table, re.M)
+    ayo_part, oware_part = table.split("\noware")
+    assert "ayo · personal best: 30" in ayo_part
+    assert re.search(r"^\s+3\s+2\s+1\s+30\s", ayo_part, re.M)
+    assert " · personal best: 33" in oware_part
+    assert re.search(r"^\s+3\s+1\s+1\s+33\s", oware_part, re.M)
+    assert re.search(r"^\s+5\s+1\s+1\s+27\s", oware_part, re.M)
+
+
+def test_a_version_1_scoreboard_keeps_its_wins_and_counts(tmp_path: Path) -> None:
+    path = tmp_path / "scores.json"
+    win = {"level": "4", "seeds": 29, "opponent_seeds": 19, "rules": "ayo", "date": "2026-01-01"}
+    path.write_text(json.dumps({"version": 1, "wins": [win], "played": {"4": 3}}))
+    board = Scoreboard.load(path)
+    assert board.problem is None
+    assert board.best("ayo") == 29
+    assert board.played == {UNRECORDED_RULES: {"4": 3}}
+    assert "rules not recorded" in "\n".join(board.table())
 
 
 def test_data_dir_follows_xdg_when_no_override(tmp_path: Path) -> None:
@@ -398,8 +419,8 @@ def test_pit_words_name_owner_and_move_number() -> None:
 def test_sowing_captions_name_every_pit_by_its_owner() -> None:
     game = Game("ayo")
     names = ("You", "Computer")
-    captions = [caption_words(f.caption, names) for f in frames(game, 0)[1:]]
-    assert captions[0] == "lift 4 from your pit 1, sow pits from your pit 2 to your pit 5"
+    captions = [f.caption for f in frames(game, 0, names=names)[1:]]
+    assert captions[0] == "lift 4 from your pit 1, sow your pits 2 to 5"
     for caption in captions:
         # Every pit number follows an owner: no bare absolute index is left.
         assert not re.search(r"(?<!your )(?<!Computer's )pits? \d", caption), caption
@@ -409,9 +430,12 @@ def test_the_personal_best_is_shown_during_a_game(tmp_path: Path) -> None:
     board = Scoreboard.load(tmp_path / "data" / "scores.json")
     board.record_game("5", "oware", (31, 17), human=0)
     assert board.save() is None
-    proc = run(["play", "--level", "1", "--seed", "1"], tmp_path, "q\n")
-    assert "personal best: 31" in proc.stdout
+    proc = run(["play", "--level", "1", "--seed", "1", "--rules", "oware"], tmp_path, "q\n")
+    assert "personal best (oware): 31" in proc.stdout
     assert proc.stderr == ""
+    # Another rule set's games have their own personal best.
+    proc = run(["play", "--level", "1", "--seed", "1", "--rules", "ayo"], tmp_path, "q\n")
+    assert "personal best (ayo): none yet" in proc.stdout
 
 
 def test_key_tokens_of_a_terminal_read() -> None:

@@ -1,9 +1,10 @@
-"""The ``ayo`` command: play Ayo against the computer in the terminal, and more.
+"""The ``ayo`` command: play Ayo in the terminal, against the computer or two players, and more.
 
 ::
 
-    ayo play [--rules PRESET] [--rule key=value ...] [--level N|max|perfect] [--db DIR]
-             [--first human|computer] [--seed N] [--no-color] [--no-animation]
+    ayo play [--rules PRESET] [--rule key=value ...] [--players 1|2]
+             [--level N|max|perfect] [--db DIR] [--first human|computer] [--seed N]
+             [--no-color] [--no-animation]
     ayo watch [--rules ...] [--levels A B] [--delay S] [--db DIR]
     ayo arena [--rules ...] [--levels L ...] [--games N] [--db DIR]
     ayo analyze "<position record>" [--level N|max|perfect] [--db DIR]
@@ -212,37 +213,48 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``ayo``."""
     parser = argparse.ArgumentParser(
         prog="ayo",
-        description="Ayo, the Yoruba sowing game: play against the computer in the terminal.",
+        description="Ayo, the Yoruba sowing game: play against the computer, or two players, "
+        "in the terminal.",
         epilog="Start with `ayo play`; `ayo rules` explains the rules.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    from ayo.ai import Player
+    from ayo import Rules as _Rules
+    from ayo.cli.levels import BEGINNER_LEVEL, levels_help
 
     p = _add_parser(
         sub,
         "play",
-        help="play against the computer",
-        description="Play against the computer. Keys: 1-6 sow your pits, arrows and Enter "
-        "choose and sow, u undo, h hint, q quit. Without a terminal, type one command a line.",
-        epilog="levels: "
-        + "; ".join(Player.describe_level(x) for x in [*Player.levels(), "perfect"]),
+        help="play against the computer, or two players at one terminal",
+        description="Play against the computer, or --players 2 for two people at one "
+        "terminal. Keys: 1-6 sow the mover's pits (numbered from the mover's side), arrows "
+        "and Enter choose and sow, u undo, h hint, q quit; after a game, y plays again with "
+        "the colours swapped. Without a terminal, type one command a line.",
+        epilog=f"Levels (in the default rules, ayo): {levels_help(_Rules('ayo'))}. "
+        f"New to the game? Start with --level {BEGINNER_LEVEL}.",
     )
     _add_rules_args(p)
+    p.add_argument(
+        "--players",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="1: you against the computer (default); 2: two people at this terminal",
+    )
     p.add_argument(
         "--level",
         type=t.level,
         default=_DEFAULT_LEVEL,
-        help="computer level 1-8, max or perfect (default 4)",
+        help=f"computer level 1-8, max or perfect (default 4; a beginner: {BEGINNER_LEVEL})",
     )
     _add_db_arg(p)
     p.add_argument(
         "--first",
         choices=("human", "computer"),
-        default="human",
-        help="who moves first (default: you)",
+        default=None,
+        help="who moves first against the computer (default: you)",
     )
     p.add_argument(
         "--seed",
@@ -253,7 +265,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_delay_arg(p, 0.35, "per animation frame")
     _add_display_args(p)
 
-    p = _add_parser(sub, "watch", help="watch the computer play itself")
+    from ayo.cli.watch import KEYS_HELP
+
+    p = _add_parser(
+        sub,
+        "watch",
+        help="watch the computer play itself",
+        description=f"The computer against itself, level A (South) against level B (North). "
+        f"Keys on a terminal: {KEYS_HELP}.",
+    )
     _add_rules_args(p)
     p.add_argument(
         "--levels",
@@ -344,14 +364,15 @@ def _run(args: argparse.Namespace) -> int:
     from ayo.cli.analyze import analyze, game_from_position
     from ayo.cli.arena import arena
     from ayo.cli.board import Style, supports_color
-    from ayo.cli.common import level_name, make_rules, seed_plus
+    from ayo.cli.common import UsageError, level_name, make_rules, seed_plus
     from ayo.cli.keys import open_keys
-    from ayo.cli.play import Screen, play_game
+    from ayo.cli.play import play_game
     from ayo.cli.player_specs import player_spec
     from ayo.cli.replay import replay
     from ayo.cli.rules_cmd import rules_cmd
     from ayo.cli.scoreboard import Scoreboard
     from ayo.cli.scores_cmd import scores
+    from ayo.cli.screen import Screen
     from ayo.cli.solve import perfect_player
     from ayo.cli.watch import watch
 
@@ -418,6 +439,8 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             if keys is not None:
                 keys.close()
+    if args.players == 2 and args.first == "computer":
+        raise UsageError("--first computer needs a computer to play: not with --players 2")
     level = level_name(args.level)
     computer = None
     notices: list[str] = []
@@ -439,7 +462,7 @@ def _run(args: argparse.Namespace) -> int:
             rules=rules,
             rules_name=Game(rules).position_record().split(" ", 1)[0],
             level=level,
-            first=args.first,
+            first=args.first or "human",
             seed=seed,
             keys=keys,
             screen=Screen(out, style, clear=tty_out),
@@ -448,6 +471,7 @@ def _run(args: argparse.Namespace) -> int:
             scoreboard=board,
             computer=computer,
             notices=notices if tty_out else [],
+            players=args.players,
         )
     finally:
         keys.close()

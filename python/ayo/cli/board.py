@@ -8,9 +8,12 @@ row along the bottom, pits 1..6 in sowing order left to right; the other row
 on top, right to left, so that sowing runs anticlockwise; the bottom seat's
 store on the right, the other store on the left.
 
-With ``color=False`` the picture is plain text: marks after a pit's count
-(``*``) and brackets round the cursor's pit number say what colour says
-otherwise.
+Each store is labelled ``store`` beside its count. A pit's marks follow its
+count, up to two of them: ``*`` where the cursor's move would drop its last
+seed, ``'`` the pit of the last move played (never hidden by the ``*``),
+``+`` a pit of the lap being sown; brackets round a pit number are the
+cursor. Colour adds to these marks and never replaces them, so that
+``color=False`` says the same in plain text.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ __all__ = [
 ]
 
 _CELL = 5  # characters per pit column, borders excluded
+_STORE = "store"  # the label beside each store's count
 
 
 def supports_color(stream: TextIO, no_color_flag: bool = False) -> bool:
@@ -93,7 +97,7 @@ class View:
         bottom: the seat drawn along the bottom (0 South, 1 North).
         names: the labels of South and North (e.g. ``("You", "Computer")``).
         to_move: the seat to move (marked with ``>``), or None when over.
-        cursor: the bottom seat's pit (0..5, move number - 1) under the cursor.
+        cursor: absolute pit under the cursor (its number is bracketed).
         landing: absolute pit where the cursor's move would drop its last seed.
         active: absolute pits to highlight (the lap being animated).
         last: absolute pit of the last move played.
@@ -129,15 +133,23 @@ def _bottom_pits(bottom: int) -> list[int]:
 
 
 def _cell(view: View, pit: int, st: Style) -> str:
+    """A pit's count and marks, 5 characters wide (colours excluded)."""
     seeds = f"{int(view.board[pit]):>3}"
+    marks = []
     if pit == view.landing:
-        text, mark = seeds, "*"
-        return f"{st.landing}{text}{mark}{st.reset} " if not st.plain else f"{text}{mark} "
+        marks.append((st.landing, "*"))
     if pit in view.active:
-        return f"{st.active}{seeds}+{st.reset} " if not st.plain else f"{seeds}+ "
+        marks.append((st.active, "+"))
     if pit == view.last:
-        return f"{st.last}{seeds}'{st.reset} " if not st.plain else f"{seeds}' "
-    return f"{seeds}  "
+        marks.append((st.last, "'"))
+    marks = marks[:2]
+    if not marks:
+        return f"{seeds}  "
+    first_style = marks[0][0]
+    text = f"{first_style}{seeds}{marks[0][1]}{st.reset}"
+    if len(marks) > 1:
+        text += f"{marks[1][0]}{marks[1][1]}{st.reset}"
+    return text + " " * (2 - len(marks))
 
 
 def _numbers(pits: Sequence[int], cursor_pit: int | None, st: Style) -> str:
@@ -157,22 +169,25 @@ def draw(view: View, style: Style) -> list[str]:
 
     ::
 
-                   Computer (North)
-               6     5     4     3     2     1
-            +-----+-----+-----+-----+-----+-----+
-            |   4 |   4 |   4 |   4 |   4 |   4 |
-         0  +-----+-----+-----+-----+-----+-----+  0
-            |   4 |   4 |   4 |   4 |   4 |   4 |
-            +-----+-----+-----+-----+-----+-----+
-               1     2     3     4     5     6
-                   You (South)
+                Computer (North)
+                  6     5     4     3     2     1
+               +-----+-----+-----+-----+-----+-----+
+        store  |  4  |  4  |  4  |  4  |  4  |  4  |
+            0  +-----+-----+-----+-----+-----+-----+  0
+               |  4  |  4  |  4  |  4  |  4  |  4  |  store
+               +-----+-----+-----+-----+-----+-----+
+                 [1]    2     3     4     5     6
+              > You (South)
+
+    The left store is the top seat's, the right one the bottom seat's
+    (each beside its owner's row).
     """
     st = style
     bottom, top = view.bottom, 1 - view.bottom
     top_pits, bottom_pits = _top_pits(bottom), _bottom_pits(bottom)
-    cursor_pit = None if view.cursor is None else pit_of(bottom, view.cursor + 1)
+    cursor_pit = view.cursor
     seat_names = ("South", "North")
-    pad = " " * 8
+    pad = " " * 15
     rule = pad + "+" + "+".join("-" * _CELL for _ in range(6)) + "+"
 
     def label(seat: int) -> str:
@@ -181,10 +196,11 @@ def draw(view: View, style: Style) -> list[str]:
         seat_note = "" if name == seat_names[seat] else f" ({seat_names[seat]})"
         return f"{pad}{arrow}{st.bold}{name}{st.reset}{seat_note}"
 
-    def row(pits: Sequence[int]) -> str:
-        return pad + "|" + "|".join(_cell(view, p, st) for p in pits) + "|"
+    def row(pits: Sequence[int], left: str = "", right: str = "") -> str:
+        cells = "|" + "|".join(_cell(view, p, st) for p in pits) + "|"
+        return f"{left:>{len(pad) - 2}}  {cells}{right}"
 
-    top_store = f"{int(view.stores[top]):>3}"
+    top_store = f"{int(view.stores[top]):>{len(pad) - 2}}"
     bottom_store = str(int(view.stores[bottom]))
     middle = (
         f"{st.bold}{top_store}{st.reset}  "
@@ -193,11 +209,11 @@ def draw(view: View, style: Style) -> list[str]:
     )
     lines = [
         label(top),
-        pad + _numbers(top_pits, None, st),
+        pad + _numbers(top_pits, cursor_pit, st),
         rule,
-        row(top_pits),
-        "   " + middle,
-        row(bottom_pits),
+        row(top_pits, left=_STORE),
+        middle,
+        row(bottom_pits, right="  " + _STORE),
         rule,
         pad + _numbers(bottom_pits, cursor_pit, st),
         label(bottom),

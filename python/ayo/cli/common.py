@@ -1,4 +1,4 @@
-"""What the subcommands share: rules from arguments, levels, move and outcome words.
+"""What the subcommands share: rules from arguments, levels, pit and outcome words.
 
 Nothing here decides a rule: rules are built by :class:`ayo.Rules` (which
 rejects what cannot be played), and outcomes, traces and landing pits are
@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ayo import Game, Outcome, Rules, RulesError
+from ayo import Outcome, Rules, RulesError
 from ayo.ai import Player
+from ayo.display.words import SEAT_NAMES, pit_name, subject_verb
 
 __all__ = [
     "SEAT_NAMES",
@@ -19,13 +20,10 @@ __all__ = [
     "describe_outcome",
     "level_name",
     "make_rules",
-    "move_words",
     "pit_words",
     "rule_value",
     "seed_plus",
 ]
-
-SEAT_NAMES = ("South", "North")
 
 
 class UsageError(Exception):
@@ -84,39 +82,13 @@ def seed_plus(seed: int, k: int) -> int:
     return (seed + k) % 2**64
 
 
-def pit_words(pit: int, names: tuple[str, str] = SEAT_NAMES) -> str:
+def pit_words(pit: int, names: Sequence[str] = SEAT_NAMES) -> str:
     """An absolute pit as its owner's pit number, e.g. ``North's pit 3``, ``your pit 2``."""
-    owner = names[pit // 6]
-    whose = "your" if owner == "You" else f"{owner}'s"
-    return f"{whose} pit {pit % 6 + 1}"
-
-
-def move_words(game: Game, action: int, names: tuple[str, str] = SEAT_NAMES) -> str:
-    """What ``action`` would do in ``game``, in words, from the engine's trace.
-
-    E.g. ``South plays 3: 2 laps, last seed in North 4; takes 4``.
-    """
-    mover = game.to_move
-    summary = game.trace_summary(action)
-    laps = int(summary["laps"])
-    last = int(summary["last_pit"])
-    taken = summary["taken"]
-    you = names[mover] == "You"
-    laps_text = f"{laps} lap{'s' if laps != 1 else ''}"
-    text = f"{names[mover]} play{'' if you else 's'} {action + 1}: {laps_text}"
-    text += f", last seed in {pit_words(last, names)}"
-    gains = [
-        f"{names[p]} take{'' if names[p] == 'You' else 's'} {int(taken[p])}"
-        for p in (0, 1)
-        if int(taken[p])
-    ]
-    if gains:
-        text += "; " + ", ".join(gains)
-    return text
+    return pit_name(pit, names)
 
 
 def describe_outcome(
-    outcome: Outcome, rules: Rules, names: tuple[str, str] = SEAT_NAMES, stuck: int | None = None
+    outcome: Outcome, rules: Rules, names: Sequence[str] = SEAT_NAMES, stuck: int | None = None
 ) -> str:
     """The result line: who won, the score and why the game ended.
 
@@ -127,8 +99,7 @@ def describe_outcome(
     if outcome.winner is None:
         head = f"Draw ({score})"
     else:
-        verb = "win" if names[outcome.winner] == "You" else "wins"
-        head = f"{names[outcome.winner]} {verb} ({score})"
+        head = f"{subject_verb(names[outcome.winner], 'win')} ({score})"
     reason = outcome.reason
     if reason == "target":
         why = f"a store reached the target of {rules.target} seeds"

@@ -2,6 +2,7 @@
 
 Both readers turn input into the same tokens: ``"1"`` .. ``"6"``, ``"left"``,
 ``"right"``, ``"up"``, ``"down"``, ``"enter"``, ``"u"``, ``"h"``, ``"q"``,
+``"y"`` and ``"n"`` (the answers to "play again?"),
 ``"eof"`` (input closed), or ``"other:<text>"`` for anything else (shown back
 to the player with a hint).
 
@@ -35,6 +36,11 @@ _WORDS = {
     "q": "q",
     "quit": "q",
     "exit": "q",
+    "y": "y",
+    "yes": "y",
+    "again": "y",
+    "n": "n",
+    "no": "n",
     "left": "left",
     "right": "right",
     "l": "left",
@@ -166,7 +172,7 @@ def _tokens(text: str) -> list[str]:
 
 
 class LineKeys:
-    """Commands read one line at a time: a digit 1-6, u, h, q (or words)."""
+    """Commands read one line at a time: a digit 1-6, u, h, q, y, n (or words)."""
 
     raw = False
 

@@ -1,7 +1,9 @@
-"""The scoreboard: wins against the computer, per level, as in the web app.
+"""The scoreboard: wins against the computer, per rule set and level, as in the web app.
 
 Each win keeps the seeds collected in it (the web app's score); the best
-score at a level and over all levels (the personal best) follow from them.
+score at a level and over all levels of a rule set (its personal best)
+follow from them. Rule sets are kept apart: a score under one is never
+compared with a score under another.
 The file is JSON in the user's data directory: ``$AYO_DATA_DIR`` when set,
 else the platform's data directory for ``ayo`` (``$XDG_DATA_HOME/ayo`` or
 ``~/.local/share/ayo`` on Linux). A file that cannot be read or does not
@@ -18,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FILE_NAME", "Scoreboard", "Win", "data_dir"]
+__all__ = ["FILE_NAME", "UNRECORDED_RULES", "Scoreboard", "Win", "data_dir"]
 
 FILE_NAME = "scores.json"
-_VERSION = 1
+_VERSION = 2
 
 
 def data_dir() -> Path:
@@ -81,17 +83,29 @@ def _level_key(level: str) -> tuple[int, str]:
     return (int(level), "") if level.isdigit() else (1000, level)
 
 
+#: Where games counted by a version 1 file (which kept no rules with the count) are kept.
+UNRECORDED_RULES = ""
+
+
+def _rules_label(rules: str) -> str:
+    return rules or "rules not recorded (games counted before rule sets were kept apart)"
+
+
 @dataclass
 class Scoreboard:
-    """Wins and games played against the computer, per level.
+    """Wins and games played against the computer, per rule set and level.
 
-    ``problem`` is the message about a damaged file that was set aside when
-    the scoreboard was loaded (None when the file was fine or absent).
+    Each rule set (its record name: ``ayo``, ``oware``,
+    ``ayoayo[stuck_seeds=own_side]``) is kept apart: a score of one is not
+    compared with another's. ``played`` maps a rule set to its games per
+    level. ``problem`` is the message about a damaged file that was set
+    aside when the scoreboard was loaded (None when the file was fine or
+    absent).
     """
 
     path: Path
     wins: list[Win] = field(default_factory=list)
-    played: dict[str, int] = field(default_factory=dict)
+    played: dict[str, dict[str, int]] = field(default_factory=dict)
     problem: str | None = None
     _writable: bool = field(default=True, repr=False)
 
@@ -107,6 +121,8 @@ class Scoreboard:
         A missing file is an empty scoreboard. A file that cannot be read or
         parsed is renamed ``<name>.bad`` (or left where it is when even that
         fails) and an empty scoreboard is returned with ``problem`` saying so.
+        A version 1 file (games counted per level only) is read with its
+        counts under :data:`UNRECORDED_RULES`; its wins keep their rules.
         """
         path = cls.default_path() if path is None else path
         board = cls(path)
@@ -126,16 +142,21 @@ class Scoreboard:
         return board
 
     def _fill(self, data: object) -> None:
-        if not isinstance(data, dict) or data.get("version") != _VERSION:
+        if not isinstance(data, dict) or data.get("version") not in (1, _VERSION):
             raise ValueError("not an ayo scoreboard")
         wins, played = data.get("wins"), data.get("played")
         if not isinstance(wins, list) or not isinstance(played, dict):
             raise ValueError("no list of wins or count of games")
         self.wins = [Win.from_json(w) for w in wins]
-        for level, n in played.items():
-            if not _count(n):
-                raise ValueError(f"a bad count of games at level {level}")
-            self.played[str(level)] = int(n)
+        if data["version"] == 1:
+            played = {UNRECORDED_RULES: played}
+        for rules, counts in played.items():
+            if not isinstance(counts, dict):
+                raise ValueError(f"no count of games for the rules {rules!r}")
+            for level, n in counts.items():
+                if not _count(n):
+                    raise ValueError(f"a bad count of games at level {level}")
+                self.played.setdefault(str(rules), {})[str(level)] = int(n)
 
     def _set_aside(self, why: str) -> None:
         bad = self.path.with_name(self.path.name + ".bad")
@@ -153,8 +174,9 @@ class Scoreboard:
     def record_game(
         self, level: str, rules: str, scores: tuple[int, int], human: int
     ) -> Win | None:
-        """Count a finished game at ``level``; the :class:`Win` when the human won."""
-        self.played[level] = self.played.get(level, 0) + 1
+        """Count a finished game at ``level`` under ``rules``; the :class:`Win` if the human won."""
+        counts = self.played.setdefault(rules, {})
+        counts[level] = counts.get(level, 0) + 1
         mine, theirs = scores[human], scores[1 - human]
         if mine <= theirs:
             return None
@@ -163,9 +185,13 @@ class Scoreboard:
         self.wins.append(win)
         return win
 
-    def best(self, level: str | None = None) -> int | None:
-        """The most seeds in a win (at ``level``, or at any level: the personal best)."""
-        seeds = [w.seeds for w in self.wins if level is None or w.level == level]
+    def wins_of(self, rules: str, level: str | None = None) -> list[Win]:
+        """The wins under ``rules`` (at ``level``, or at every level)."""
+        return [w for w in self.wins if w.rules == rules and (level is None or w.level == level)]
+
+    def best(self, rules: str, level: str | None = None) -> int | None:
+        """The most seeds in a win under ``rules`` (at ``level``, or any: the personal best)."""
+        seeds = [w.seeds for w in self.wins_of(rules, level)]
         return max(seeds) if seeds else None
 
     def save(self) -> str | None:
@@ -187,24 +213,31 @@ class Scoreboard:
         return None
 
     def table(self) -> list[str]:
-        """The scoreboard as lines of text."""
+        """The scoreboard as lines of text: one table a rule set."""
         lines = [
-            "Scoreboard: wins against the computer. Score is the seeds collected in the win.",
+            "Scoreboard: wins against the computer, each rule set apart. "
+            "Score is the seeds collected in a win.",
         ]
-        best = self.best()
-        lines.append(f"Personal best: {best if best is not None else 'none yet'}")
-        levels = sorted(set(self.played) | {w.level for w in self.wins}, key=_level_key)
-        if not levels:
+        rule_sets = sorted(set(self.played) | {w.rules for w in self.wins})
+        if not rule_sets:
+            lines.append("Personal best: none yet")
             lines.append("No games played yet: `ayo play` starts one.")
             return lines
-        lines.append("")
-        lines.append(f"{'level':>5}  {'played':>6}  {'wins':>4}  {'best':>4}  recent wins")
-        for level in levels:
-            wins = [w for w in self.wins if w.level == level]
-            b = self.best(level)
-            recent = ", ".join(f"{w.seeds}-{w.opponent_seeds} ({w.rules})" for w in wins[-3:])
+        for rules in rule_sets:
+            counts = self.played.get(rules, {})
+            best = self.best(rules)
+            lines.append("")
             lines.append(
-                f"{level:>5}  {self.played.get(level, 0):>6}  {len(wins):>4}  "
-                f"{b if b is not None else '-':>4}  {recent}"
+                f"{_rules_label(rules)} · personal best: {best if best is not None else 'none yet'}"
             )
+            levels = sorted(set(counts) | {w.level for w in self.wins_of(rules)}, key=_level_key)
+            lines.append(f"{'level':>7}  {'played':>6}  {'wins':>4}  {'best':>4}  recent wins")
+            for level in levels:
+                wins = self.wins_of(rules, level)
+                b = self.best(rules, level)
+                recent = ", ".join(f"{w.seeds}-{w.opponent_seeds}" for w in wins[-3:])
+                lines.append(
+                    f"{level:>7}  {counts.get(level, 0):>6}  {len(wins):>4}  "
+                    f"{b if b is not None else '-':>4}  {recent}"
+                )
         return lines

@@ -1,4 +1,8 @@
-"""``ayo watch``: the computer plays itself, one level against another, on screen."""
+"""``ayo watch``: the computer plays itself, one level against another, on screen.
+
+On a terminal, ``q`` stops the game and any other key shows the next move
+at once (skipping the wait or the sowing); the keys are shown under the board.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,17 @@ from collections.abc import Sequence
 
 from ayo import Game, Rules
 from ayo.ai import Player
+from ayo.cli.animation import animate
 from ayo.cli.board import View, draw
-from ayo.cli.common import describe_outcome, move_words, seed_plus
+from ayo.cli.common import describe_outcome, seed_plus
 from ayo.cli.keys import KeyReader
-from ayo.cli.play import Screen, animate
+from ayo.cli.move_words import move_words
+from ayo.cli.screen import Screen
 
-__all__ = ["watch"]
+__all__ = ["KEYS_HELP", "watch"]
+
+#: The keys of ``ayo watch``, shown under the board.
+KEYS_HELP = "q quit · any other key: the next move now"
 
 
 def watch(
@@ -28,6 +37,7 @@ def watch(
     """``ayo watch``: level ``levels[0]`` (South) against ``levels[1]`` (North).
 
     ``players`` are the two players when already made (level perfect).
+    ``keys`` (on a terminal) are read while waiting: ``q`` stops the game.
     """
     if players is None:
         players = [Player(levels[0], seed=seed), Player(levels[1], seed=seed_plus(seed, 1))]
@@ -35,6 +45,7 @@ def watch(
     game = Game(rules)
     style = screen.style
     header = [f"{style.bold}Ayo{style.reset} · watching level {levels[0]} against {levels[1]}", ""]
+    footer = [KEYS_HELP] if keys is not None else []
     last: int | None = None
     said = ""
     while not game.is_over:
@@ -45,18 +56,31 @@ def watch(
             to_move=game.to_move,
             last=last,
         )
-        screen.show([*header, *draw(view, style), "", said])
+        screen.show([*header, *draw(view, style), "", *screen.wrap(said), *footer])
         action = players[game.to_move].choose(game)
-        said = move_words(game, action, names)
+        said = move_words(game, action, names) + "."
+        key = None
         if animation and keys is not None:
-            animate(
-                screen, game, action, header=header, bottom=0, names=names, keys=keys, delay=delay
+            key = animate(
+                screen,
+                game,
+                action,
+                header=header,
+                bottom=0,
+                names=names,
+                keys=keys,
+                delay=delay,
+                footer=footer,
             )
         elif delay > 0:
             if keys is not None:
-                keys.read(timeout=delay)
+                key = keys.read(timeout=delay)
             else:
                 time.sleep(delay)
+        if key in ("q", "eof"):
+            screen.say(f"Stopped before move {len(game.moves) + 1}.")
+            screen.say_whole(f"Game record so far: {game.record()}")
+            return 0
         last = action + 6 * game.to_move
         game.play(action)
     view = View(
@@ -72,9 +96,9 @@ def watch(
             *header,
             *draw(view, style),
             "",
-            said,
-            describe_outcome(outcome, rules, names, stuck=game.to_move),
+            *screen.wrap(said),
+            *screen.wrap(describe_outcome(outcome, rules, names, stuck=game.to_move)),
         ]
     )
-    screen.say(f"Game record: {game.record()}")
+    screen.say_whole(f"Game record: {game.record()}")
     return 0

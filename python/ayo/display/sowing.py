@@ -3,7 +3,9 @@
 :func:`frames` replays the events of :meth:`ayo.Game.trace` (the rules
 engine's own account of the move) as a list of :class:`Frame`;
 :func:`sowing_frames` draws them as a strip of small SVG boards and
-:func:`sowing_animation` as one animated SVG board.
+:func:`sowing_animation` as one animated SVG board. Captions name every pit
+by its owner and number 1..6 (:mod:`ayo.display.words`), never by its 0..11
+index.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ayo.display.svg_board import (
     _svg_board,
     _svg_document,
 )
+from ayo.display.words import pit_name, pit_runs, subject_verb
 
 if TYPE_CHECKING:
     from ayo._ayo import Game
@@ -35,7 +38,7 @@ class Frame:
         board: seeds in pits 0..11.
         stores: seeds in South's and North's stores.
         hand: seeds in the mover's hand.
-        caption: what happened in this frame, in words.
+        caption: what happened in this frame, in words (pits by owner and number 1..6).
         pits: absolute pits this frame is about (drawn highlighted).
     """
 
@@ -53,7 +56,18 @@ def _player_index(value: Any) -> int:
     return int(value)
 
 
-def _replay(game: Game, events: Sequence[Mapping[str, Any]], by_seed: bool) -> list[Frame]:
+# Why the last lap ended (the trace's ``end`` reason), said of the pit it ended in.
+_END_WORDS = {
+    "empty_pit": "it was empty",
+    "occupied": "it held seeds",
+    "made_four": "it made 4",
+    "two_three": "it made 2 or 3",
+}
+
+
+def _replay(
+    game: Game, events: Sequence[Mapping[str, Any]], by_seed: bool, names: Sequence[str]
+) -> list[Frame]:
     """Turn trace events into frames, starting from ``game``'s position."""
     board = [int(s) for s in game.board]
     stores = [int(s) for s in game.stores]
@@ -69,8 +83,7 @@ def _replay(game: Game, events: Sequence[Mapping[str, Any]], by_seed: bool) -> l
     def flush_lap() -> None:
         nonlocal sown
         if sown:
-            span = f"{sown[0]}" if len(sown) == 1 else f"{sown[0]}..{sown[-1]}"
-            emit(f"{lap_caption}, sow pits {span}", sown)
+            emit(f"{lap_caption}, sow {pit_runs(sown, names)}", sown)
             sown = []
 
     for ev in events:
@@ -81,7 +94,7 @@ def _replay(game: Game, events: Sequence[Mapping[str, Any]], by_seed: bool) -> l
             board[pit] = 0
             hand = seeds
             verb = "lift" if kind == "lift" else "relay: lift"
-            lap_caption = f"{verb} {seeds} from pit {pit}"
+            lap_caption = f"{verb} {seeds} from {pit_name(pit, names)}"
             if by_seed:
                 emit(lap_caption, [pit])
         elif kind == "drop":
@@ -89,7 +102,7 @@ def _replay(game: Game, events: Sequence[Mapping[str, Any]], by_seed: bool) -> l
             board[pit] += 1
             hand -= 1
             if by_seed:
-                emit(f"drop into pit {pit}", [pit])
+                emit(f"drop into {pit_name(pit, names)}", [pit])
             else:
                 sown.append(pit)
         elif kind == "collect":
@@ -97,37 +110,44 @@ def _replay(game: Game, events: Sequence[Mapping[str, Any]], by_seed: bool) -> l
             pit, to = int(ev["pit"]), _player_index(ev["to"])
             board[pit] -= 4
             stores[to] += 4
-            emit(f"pit {pit} made 4: {PLAYER_NAMES[to]} takes them", [pit])
+            taker = subject_verb(names[to], "take")
+            emit(f"{pit_name(pit, names)} made 4: {taker} them", [pit])
         elif kind == "capture":
             flush_lap()
             pit, seeds = int(ev["pit"]), int(ev["seeds"])
             board[pit] -= seeds
             stores[mover] += seeds
-            emit(f"{PLAYER_NAMES[mover]} captures {seeds} from pit {pit}", [pit])
+            taker = subject_verb(names[mover], "capture")
+            emit(f"{taker} {seeds} from {pit_name(pit, names)}", [pit])
         elif kind == "grand_slam_forfeited":
             flush_lap()
             emit(f"grand slam: the capture of {int(ev['seeds'])} is forfeited", [])
         elif kind == "end":
             flush_lap()
-            reason = str(ev["reason"]).replace("_", " ")
-            emit(f"move ends in pit {int(ev['pit'])} ({reason})", [int(ev["pit"])])
+            pit, reason = int(ev["pit"]), str(ev["reason"])
+            why = _END_WORDS.get(reason, reason.replace("_", " "))
+            emit(f"the move ends in {pit_name(pit, names)} ({why})", [pit])
         else:
             raise ValueError(f"unknown trace event {kind!r}")
     flush_lap()
     return frames
 
 
-def frames(game: Game, action: int, *, by_seed: bool = False) -> list[Frame]:
+def frames(
+    game: Game, action: int, *, by_seed: bool = False, names: Sequence[str] = PLAYER_NAMES
+) -> list[Frame]:
     """The sowing of ``action`` (0..5, relative to the mover) as frames.
 
     The frames replay the events of ``game.trace(action)``: the first is the
     position before the move, the last the board and stores after it. With
     ``by_seed=False`` (default) each lap (a lift or relay and its drops) is one
     frame and each capture or collected 4 another; with ``by_seed=True``
-    every event is a frame. ``game`` is not changed; an illegal action raises
+    every event is a frame. ``names`` are the seats' names in the captions
+    (default South and North; ``"You"`` is addressed as "your pit 3").
+    ``game`` is not changed; an illegal action raises
     :class:`ayo.IllegalMoveError`.
     """
-    return _replay(game, game.trace(action), by_seed)
+    return _replay(game, game.trace(action), by_seed, names)
 
 
 def sowing_frames(
@@ -159,14 +179,13 @@ def sowing_frames(
         omitted = len(shown) - max_frames
         shown = shown[: max_frames - 1] + shown[-1:]
     mover = int(game.to_move)
-    pit = action + 6 * mover
     cell_w = 8 * _CELL + 2 * _MARGIN
     cell_h = 2 * _LABEL + 2 * _CELL + _STATUS + 2 * _MARGIN
     rows = (len(shown) + columns - 1) // columns
     header = 30
     body: list[str] = [
         f'<text x="{_MARGIN}" y="22" font-size="18" fill="{_INK}">'
-        f"{PLAYER_NAMES[mover]} plays {action + 1} (pit {pit}): "
+        f"{PLAYER_NAMES[mover]} plays {action + 1}: "
         f"{len(all_frames) - 1} steps" + (f", {omitted} not shown" if omitted else "") + "</text>",
         f'<g transform="translate(0,{header}) scale({scale:g})">',
     ]
