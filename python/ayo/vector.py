@@ -35,7 +35,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ayo._ayo import AyoError, Rules, VecCore, VecEpisodeOverError
+from ayo._ayo import AyoError, Game, Rules, VecCore, VecEpisodeOverError
 from ayo.envs import MAX_EPISODE_STEPS, EpisodeOverError
 from ayo.envs.ayo_env import core_seed
 
@@ -199,6 +199,15 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         )
         self.num_envs = n
         self.autoreset_mode = mode
+        # The single environment's options, for get_attr.
+        self._options: dict[str, Any] = {
+            "opponent": opponent,
+            "perspective": perspective,
+            "reward_kind": reward,
+            "illegal_action": illegal_action,
+            "illegal_penalty": float(illegal_penalty),
+        }
+        self._user_attrs: dict[str, list[Any]] = {}
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.copy = bool(copy)
         self.render_mode = None
@@ -250,6 +259,72 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
     def records(self) -> list[str]:
         """Each game's record (start position and moves so far), for inspection."""
         return list(self._core.records())
+
+    # ------------------------------------------- the games as sub-environments
+
+    #: Attributes of the single environment that every game of the batch
+    #: shares, fixed at construction.
+    _SHARED = (
+        "rules",
+        "opponent",
+        "perspective",
+        "reward_kind",
+        "illegal_action",
+        "illegal_penalty",
+        "render_mode",
+        "metadata",
+        "spec",
+    )
+
+    def _game_attr(self, name: str) -> list[Any]:
+        """``name`` of each game, as the single ``AyoEnv`` of that game would give it."""
+        if name in self._user_attrs:
+            return list(self._user_attrs[name])
+        if name in self._SHARED:
+            value = self._options[name] if name in self._options else getattr(self, name, None)
+            return [value] * self.num_envs
+        if name == "agent_seat" and not self.self_play:
+            return [int(s) for s in self._core.seat]
+        if name == "game":
+            return [Game.from_record(r) for r in self._core.records()]
+        if name == "action_masks":
+            masks = self._mask.copy()
+            return [lambda row=row: row for row in masks]
+        if name == "action_space":
+            return [self.single_action_space] * self.num_envs
+        if name == "observation_space":
+            return [self.single_observation_space] * self.num_envs
+        raise AttributeError(f"the games of an AyoVectorEnv have no attribute {name!r}")
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """``name`` of each game, called with ``args`` if it is a method (as
+        ``SyncVectorEnv.call``): e.g. ``call("action_masks")``, or a value
+        set with :meth:`set_attr`."""
+        return tuple(v(*args, **kwargs) if callable(v) else v for v in self._game_attr(name))
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """``name`` of each game (as ``SyncVectorEnv.get_attr``): the options
+        every game shares (``"rules"``, ``"illegal_action"``, …), each game's
+        ``"agent_seat"`` and ``"game"`` (a copy of its :class:`ayo.Game`), or a
+        value set with :meth:`set_attr`."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Sets ``name`` on each game (one value each from a list or tuple,
+        else the same for all), as ``SyncVectorEnv.set_attr``. The engine's
+        own attributes (the options, ``agent_seat``, ``game``) are fixed for a
+        running batch and raise :class:`ayo.AyoError`; other names hold what
+        they are given (for a training loop's own bookkeeping)."""
+        if name in self._SHARED or name in ("agent_seat", "game", "action_masks"):
+            raise AyoError(
+                f"{name!r} is fixed for a running AyoVectorEnv: make a new one "
+                "(reset(options={'agent_seat': ...}) chooses the next episodes' seat)"
+            )
+        if not isinstance(values, (list, tuple)):
+            values = [values] * self.num_envs
+        if len(values) != self.num_envs:
+            raise AyoError(f"expected {self.num_envs} values (one per game), got {len(values)}")
+        self._user_attrs[name] = list(values)
 
     def _out(
         self,
