@@ -954,6 +954,41 @@ mod tests {
     }
 
     #[test]
+    fn a_depth_limited_analysis_says_it_is_a_search() {
+        // The opening of ayoayo at level 4 (alpha-beta, depth 4): not proven.
+        let p = by_level("4", 1);
+        let g = new_game("ayoayo");
+        let mut a = std::mem::MaybeUninit::<ayo_analysis>::uninit();
+        let mut len = 0usize;
+        let r = unsafe { ayo_player_analyze(p, g, a.as_mut_ptr(), null_mut(), 0, &mut len) };
+        assert_eq!(r, ayo_result::BufferTooSmall);
+        let mut pv = [0u8; 16];
+        let r = unsafe {
+            ayo_player_last_analysis(p, a.as_mut_ptr(), pv.as_mut_ptr(), pv.len(), &mut len)
+        };
+        assert_eq!(r, ayo_result::Ok);
+        let a = unsafe { a.assume_init() };
+        let want = Level::new(4)
+            .unwrap()
+            .player(1)
+            .analyze(&Game::new(Rules::preset("ayoayo").unwrap()));
+        assert_eq!(want.basis, Basis::Search { depth: 4 });
+        assert_eq!(a, ayo_analysis::new(&want));
+        for v in std::iter::once(&a.value).chain(a.moves[..a.moves_count].iter().map(|m| &m.value))
+        {
+            assert_eq!(
+                (v.basis, v.search_depth, v.bound),
+                (ayo_basis::Search, 4, ayo_bound::Exact)
+            );
+            assert_eq!((v.proven, v.final_difference), (0, 0));
+        }
+        unsafe {
+            ayo_game_free(g);
+            ayo_player_free(p);
+        }
+    }
+
+    #[test]
     fn finished_and_truncated_games() {
         let p = by_level("4", 1);
         let g = new_game("ayoayo");
@@ -980,6 +1015,7 @@ mod tests {
         assert_eq!(a, ayo_analysis::new(&Analysis::of_ended(&game).unwrap()));
         assert_eq!((a.best, a.pv_len, a.moves_count, len), (0, 0, 0, 0));
         assert_eq!(a.value.proven, 1);
+        assert_eq!(a.value.basis, ayo_basis::ProvenSearch);
         assert!(a.value.final_difference < 0);
         assert_eq!(last_error(p), "");
         // Truncated.
