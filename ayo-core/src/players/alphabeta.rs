@@ -15,9 +15,9 @@
 //! **What a value is** ([`Basis`]): a root move's value is proven
 //! ([`Basis::Proven`]) only when its search was complete: no line stopped at
 //! the horizon, and no table entry it reused rests on one (each entry records
-//! whether its own subtree was complete, and, in rules that end on
-//! repetition, entries whose subtree met a repetition count as incomplete
-//! elsewhere, since a repetition depends on the path). Otherwise it is the
+//! whether its own subtree was complete; in rules that end on repetition an
+//! entry reused after a non-capturing move counts as incomplete, since the
+//! repetitions under it depend on the path to it). Otherwise it is the
 //! value of a search to its depth ([`Basis::Search`]), or, refuted by a null
 //! window, an upper bound ([`Basis::Bound`]). The position's value follows
 //! from its moves' ([`Basis::of_position`]).
@@ -69,11 +69,6 @@ const BOUND_KIND: u8 = 3;
 /// Set in `Entry::bound` when no line under the entry was cut off.
 const COMPLETE: u8 = 4;
 
-/// `Search::cut` bits: a line stopped at the horizon (or reused a table entry
-/// whose subtree did), and a line ended by a repetition (exact on this path,
-/// but not for a table entry reused on another).
-const HORIZON: u8 = 1;
-const REPEATED: u8 = 2;
 /// Negamax alpha-beta with iterative deepening. See the [module](self) docs.
 ///
 /// ```
@@ -117,8 +112,9 @@ struct Search<'a> {
     can_stop: bool,
     stop: bool,
     hit_horizon: bool,
-    /// `HORIZON` and `REPEATED` bits of the lines searched since it was cleared.
-    cut: u8,
+    /// A line searched since this was cleared stopped before a game end: at
+    /// the horizon, or at a table entry that did (or may, on this path).
+    unfinished: bool,
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
 }
@@ -213,7 +209,7 @@ impl AlphaBeta {
             can_stop: false,
             stop: false,
             hit_horizon: false,
-            cut: 0,
+            unfinished: false,
             pv: Box::new([[NO_MOVE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
         };
@@ -328,7 +324,7 @@ impl Search<'_> {
         let mut best = (-INF, order[0].0);
         let mut values = Vec::with_capacity(order.len());
         for (k, &(mv, child)) in order.iter().enumerate() {
-            self.cut = 0;
+            self.unfinished = false;
             let (v, refuted) = if all_exact || k == 0 {
                 (-self.negamax(&child, depth - 1, -INF, INF, 1), false)
             } else {
@@ -342,13 +338,10 @@ impl Search<'_> {
             if self.stop {
                 break;
             }
-            // A repetition on this path is exact here: only the horizon
-            // (or an entry resting on one) leaves the value unproven.
-            let complete = self.cut & HORIZON == 0;
             values.push(MoveValue {
                 mv,
                 value: Value(v),
-                basis: Basis::of_search(complete, depth, refuted),
+                basis: Basis::of_search(!self.unfinished, depth, refuted),
             });
             if v > best.0 {
                 best = (v, mv);
@@ -391,7 +384,6 @@ impl Search<'_> {
             return self.end_value(pos, reason);
         }
         if self.track_repetition && pos.no_capture() > 0 && self.repeats(pos) {
-            self.cut |= REPEATED;
             return self.end_value(pos, EndReason::Repetition);
         }
         if depth == 0 || ply + 1 >= MAX_PLY {
@@ -406,7 +398,7 @@ impl Search<'_> {
                 return self.end_value(pos, EndReason::NoLegalMove);
             }
             self.hit_horizon = true;
-            self.cut |= HORIZON;
+            self.unfinished = true;
             return evaluate(pos, self.rules, &self.weights);
         }
         let children = pos.children(self.rules);
@@ -430,8 +422,12 @@ impl Search<'_> {
                         if Value(e.value).proven().is_none() {
                             self.hit_horizon = true;
                         }
-                        if e.bound & COMPLETE == 0 {
-                            self.cut |= HORIZON;
+                        // After a non-capturing move, a repetition under the
+                        // entry can involve the path to it: path-dependent.
+                        if e.bound & COMPLETE == 0
+                            || (self.track_repetition && pos.no_capture() > 0)
+                        {
+                            self.unfinished = true;
                         }
                         return e.value;
                     }
@@ -449,7 +445,7 @@ impl Search<'_> {
         }
         let alpha0 = alpha;
         // The lines under this node alone, for its table entry.
-        let outer_cut = std::mem::replace(&mut self.cut, 0);
+        let outer_unfinished = std::mem::replace(&mut self.unfinished, false);
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
         for (k, &(_, i)) in idx[..n].iter().enumerate() {
@@ -488,8 +484,8 @@ impl Search<'_> {
         if self.track_repetition {
             self.path.pop();
         }
-        let subtree_cut = self.cut;
-        self.cut |= outer_cut;
+        let complete = !self.unfinished;
+        self.unfinished |= outer_unfinished;
         if self.stop {
             return 0;
         }
@@ -501,11 +497,7 @@ impl Search<'_> {
             } else {
                 EXACT
             };
-            let bound = if subtree_cut == 0 {
-                kind | COMPLETE
-            } else {
-                kind
-            };
+            let bound = if complete { kind | COMPLETE } else { kind };
             let e = &mut self.tt[slot];
             if e.key != key || e.generation != self.generation || u32::from(e.depth) <= depth {
                 *e = Entry {

@@ -24,6 +24,7 @@ from typing import TextIO
 
 from ayo import Game, IllegalMoveError, Outcome, Rules
 from ayo.ai import Player
+from ayo.cli.analyze import fallback_words
 from ayo.cli.board import Style, View, draw
 from ayo.cli.common import describe_outcome, move_words, pit_words
 from ayo.cli.keys import KeyReader
@@ -272,9 +273,12 @@ class Session:
         others = ", ".join(f"{m.action + 1}: {m.text}" for m in a.moves)
         pv = " ".join(str(x + 1) for x in a.pv)
         self.message = [
-            f"Hint: play {a.best + 1} (value {a.text} seeds, {a.bound}, depth {a.depth}).",
+            f"Hint: play {a.best + 1} (value {a.text} seeds; {a.label}).",
             f"  Expected line: {pv}. Each move: {others}.",
         ]
+        fallback = fallback_words(player)
+        if fallback is not None:
+            self.message.append(f"  {fallback}")
 
     def _human_turn(self) -> int | None:
         """The human's action, or None to quit."""
