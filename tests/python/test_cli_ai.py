@@ -113,7 +113,11 @@ def test_a_proven_win_is_reported_in_seeds() -> None:
     game = Game.from_setup("oware", board, (24, 21), to_move=0)
     a = Player.from_kind("alphabeta", depth=4).analyze(game)
     assert a.best == 5
-    assert (a.basis, a.proof, a.label) == ("proven", "complete search", "proven by a complete search")
+    assert (a.basis, a.proof, a.label) == (
+        "proven",
+        "complete search",
+        "proven by a complete search",
+    )
     assert a.proven is not None
     assert a.proven > 0
     assert a.text == f"win by {a.proven}"
@@ -201,7 +205,9 @@ def test_an_endgame_in_the_databases_is_proven(small_databases: Path, tmp_path: 
         "proven by the databases",
     )
     assert all(m.basis == "proven" and m.proof == "database" for m in a.moves)
-    proc = ayo_cli(["analyze", position, "--level", "perfect", "--db", str(small_databases)], tmp_path)
+    proc = ayo_cli(
+        ["analyze", position, "--level", "perfect", "--db", str(small_databases)], tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     assert f"value {a.text} for South (proven by the databases)." in proc.stdout
     assert "Proven: every move's value read from the databases." in proc.stdout
@@ -216,6 +222,7 @@ def test_the_perfect_hint_at_the_opening_says_it_fell_back(
     a = player.analyze(Game(position=START))
     assert player.source == "fallback"
     assert a.basis == "search"
+    assert a.best is not None
     fell_back = (
         "Level perfect fell back to level max (alphabeta(nodes=300000)): neither its "
         "databases nor its exact search within the budget could answer here."
