@@ -1,23 +1,4 @@
-//! [`Basis`]: where a reported value comes from, and so what it is known to
-//! be. A value is [`Basis::Proven`] only when the databases or a complete
-//! search (every line it rests on reached a game end) prove it; a search cut
-//! off at a depth or by its budget says so ([`Basis::Search`]), a search
-//! window gives a [`Basis::Bound`], and MCTS an [`Basis::Estimate`].
-//!
-//! The basis is decided where it is known: alpha-beta marks a value proven
-//! only when no line under it stopped at the horizon (nor reused a table entry
-//! that did), and the `perfect` level marks its database and exact-search
-//! values proven.
-//!
-//! ```
-//! use ayo_core::players::{Basis, Bound, Limit, Proof};
-//! assert_eq!(Basis::Search { depth: 13 }.to_string(), "search, depth 13");
-//! assert_eq!(Basis::Proven(Proof::Database).to_string(), "proven by the databases");
-//! assert!(!Basis::Search { depth: 13 }.is_proven());
-//! let at_most = Basis::Bound { limit: Limit::AtMost, depth: 6, proven: false };
-//! assert_eq!(at_most.bound(), Bound::Upper);
-//! assert_eq!(at_most.to_string(), "at most, search depth 6");
-//! ```
+//! [`Basis`]: where a reported value comes from, and so what it is known to be.
 
 use std::fmt;
 
@@ -53,8 +34,26 @@ pub enum Limit {
     AtMost,
 }
 
-/// Where a reported value comes from, and so what it is known to be. See the
-/// [module](self) docs.
+/// Where a reported value comes from, and so what it is known to
+/// be. A value is [`Basis::Proven`] only when the databases or a complete
+/// search (every line it rests on reached a game end) prove it; a search cut
+/// off at a depth or by its budget says so ([`Basis::Search`]), a search
+/// window gives a [`Basis::Bound`], and MCTS an [`Basis::Estimate`].
+///
+/// The basis is decided where it is known: alpha-beta marks a value proven
+/// only when no line under it stopped at the horizon (nor reused a table entry
+/// that did), and the `perfect` level marks its database and exact-search
+/// values proven.
+///
+/// ```
+/// use ayo_core::players::{Basis, Bound, Limit, Proof};
+/// assert_eq!(Basis::Search { depth: 13 }.to_string(), "search, depth 13");
+/// assert_eq!(Basis::Proven(Proof::Database).to_string(), "proven by the databases");
+/// assert!(!Basis::Search { depth: 13 }.is_proven());
+/// let at_most = Basis::Bound { limit: Limit::AtMost, depth: 6, proven: false };
+/// assert_eq!(at_most.bound(), Bound::Upper);
+/// assert_eq!(at_most.to_string(), "at most, search depth 6");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Basis {
     /// The game's value with best play by both sides, proven.
