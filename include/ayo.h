@@ -528,16 +528,18 @@ typedef enum ayo_record_field {
 } ayo_record_field;
 
 /**
- * What a value is known to be.
+ * What a value is as a number: the value itself, a bound or an estimate.
+ * Whether it is the game's value is `ayo_value.basis`.
  */
 typedef enum ayo_bound {
   /**
-   * The exact value of the search (to its depth; a proven end when
-   * `ayo_value.proven` is 1).
+   * The value itself, not a bound: the game's value when proven
+   * (`ayo_value.basis` `AYO_BASIS_PROVEN_*`), else the value of a search
+   * cut off at its depth (`AYO_BASIS_SEARCH`), which is not a proof.
    */
   AYO_BOUND_EXACT = 0,
   /**
-   * The true value is at least this (the move was good enough to cut off).
+   * The true value is at least this.
    */
   AYO_BOUND_LOWER = 1,
   /**
@@ -549,6 +551,40 @@ typedef enum ayo_bound {
    */
   AYO_BOUND_ESTIMATE = 3,
 } ayo_bound;
+
+/**
+ * Where a value comes from (`ayo_value.basis`), and so what it is known to
+ * be (`ayo_core::players::Basis`).
+ */
+typedef enum ayo_basis {
+  /**
+   * The game's value, proven by the endgame databases.
+   */
+  AYO_BASIS_PROVEN_DATABASE = 0,
+  /**
+   * The game's value, proven by a complete search: every line reached a
+   * game end or a database board (a game that is over is its own).
+   */
+  AYO_BASIS_PROVEN_SEARCH = 1,
+  /**
+   * The value of a search cut off at `ayo_value.search_depth` plies, with
+   * estimates at its horizon: not a proof.
+   */
+  AYO_BASIS_SEARCH = 2,
+  /**
+   * A bound on the game's value (`ayo_value.bound` says which side),
+   * proven by a complete search.
+   */
+  AYO_BASIS_PROVEN_BOUND = 3,
+  /**
+   * A bound on the value of a search to `ayo_value.search_depth` plies.
+   */
+  AYO_BASIS_SEARCH_BOUND = 4,
+  /**
+   * A statistical estimate (MCTS).
+   */
+  AYO_BASIS_ESTIMATE = 5,
+} ayo_basis;
 
 /**
  * The kinds of computer player, for `ayo_player_new_kind`.
@@ -758,13 +794,15 @@ typedef struct ayo_value {
    */
   int32_t centiseeds;
   /**
-   * The seed difference: the final one for a proven end, else
-   * `centiseeds / 100`.
+   * The seed difference: the final one for a game end the search found
+   * (proven or not), else `centiseeds / 100`.
    */
   double seeds;
   /**
-   * 1 when the search proved how the game ends (`final_difference` is then
-   * the final seed difference), else 0.
+   * 1 when the value is proven (`basis` `AYO_BASIS_PROVEN_DATABASE` or
+   * `_PROVEN_SEARCH`): `final_difference` is then the final seed
+   * difference with best play (0 for a draw). 0 otherwise, even for a game
+   * end found by a search cut off elsewhere at its depth.
    */
   uint8_t proven;
   /**
@@ -772,9 +810,19 @@ typedef struct ayo_value {
    */
   int32_t final_difference;
   /**
-   * What `centiseeds` is known to be.
+   * What `centiseeds` is as a number: the value itself, a bound or an estimate.
    */
   enum ayo_bound bound;
+  /**
+   * Where the value comes from: proven, a depth-limited search, a bound or
+   * an estimate.
+   */
+  enum ayo_basis basis;
+  /**
+   * The depth of the search the value comes from when it was cut off
+   * (`AYO_BASIS_SEARCH`, `_SEARCH_BOUND`), else 0.
+   */
+  uint32_t search_depth;
 } ayo_value;
 
 /**
@@ -804,7 +852,7 @@ typedef struct ayo_analysis {
   uint8_t best;
   /**
    * The value of the position for the player to move (for a game that is
-   * over, the final seed difference, exact; 0 when truncated).
+   * over, the final seed difference, proven; 0 when truncated, not proven).
    */
   struct ayo_value value;
   /**
@@ -1575,7 +1623,9 @@ enum ayo_result ayo_player_choose(struct ayo_player *player,
 
 /**
  * Analyses the current position of `game`: writes the best move, the value
- * with its bound, the value of every legal move, the depth and nodes
+ * with its bound and basis (proven by the databases or a complete search, a
+ * depth-limited search, a bound or an estimate: `ayo_basis`), the value of
+ * every legal move, the depth and nodes
  * searched to `*analysis`, the principal variation (relative pits 1..=6,
  * each its own mover's, starting with the best move) to `pv` and its length
  * to `*pv_len`. For a game that is over the analysis has no move (`best`
@@ -1584,7 +1634,7 @@ enum ayo_result ayo_player_choose(struct ayo_player *player,
  *
  * With a depth budget `best` is the move `ayo_player_choose` would play in
  * the same state. Alpha-beta's analysis searches every root move with a full
- * window (so that each move's value is exact), so under a node or time
+ * window (so that each move's value is the search's own, not a bound), so under a node or time
  * budget it may complete fewer plies than `choose` and pick another move,
  * as in Rust (`ayo_core::players::Agent::analyze`).
  *

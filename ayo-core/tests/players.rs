@@ -2,7 +2,8 @@
 //! alpha-beta with plain minimax, and consistency of the analysis.
 
 use ayo_core::players::{
-    eval, new_player, Agent, AlphaBeta, Bound, Budget, Kind, Level, Mcts, Value, Weights,
+    eval, new_player, Agent, AlphaBeta, Basis, Bound, Budget, Kind, Level, Limit, Mcts, Proof,
+    Value, Weights,
 };
 use ayo_core::{Game, Move, Player, Preset, Rules, Setup};
 use rand::{Rng, SeedableRng};
@@ -43,6 +44,25 @@ fn minimax(game: &mut Game, depth: u32, w: &Weights) -> i32 {
         game.undo();
     }
     best
+}
+
+/// Plain minimax to `depth`, or `None` when some line is still going at the
+/// horizon: a value that is the game's, with best play.
+fn complete_minimax(game: &mut Game, depth: u32) -> Option<i32> {
+    if let Some(o) = game.outcome() {
+        return Some(Value::of_outcome(&o, game.position().to_move()).0);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut best = i32::MIN;
+    for mv in game.legal_moves() {
+        game.play(mv).unwrap();
+        let v = complete_minimax(game, depth - 1);
+        game.undo();
+        best = best.max(-v?);
+    }
+    Some(best)
 }
 
 fn game_from(preset: &str, board: [u8; 12], stores: [u8; 2], to_move: Player) -> Game {
@@ -92,7 +112,19 @@ fn alphabeta_equals_minimax_at_each_depth() {
                             "{preset} game {i} move {}",
                             m.mv
                         );
-                        assert_eq!(m.bound, Bound::Exact);
+                        assert_eq!(m.basis.bound(), Bound::Exact);
+                        // A value called proven does not change when the
+                        // search looks further.
+                        if m.basis.is_proven() {
+                            assert_eq!(
+                                m.value.0,
+                                -minimax(&mut g, depth + 1, &w),
+                                "{preset} game {i} move {} proven at depth {depth}",
+                                m.mv
+                            );
+                        } else {
+                            assert_eq!(m.basis, Basis::Search { depth }, "{preset} game {i}");
+                        }
                     }
                 }
             }
@@ -263,6 +295,7 @@ fn ended_games_get_no_move_and_their_final_value() {
         let a = q.analyze(&g);
         assert_eq!(a.best, None);
         assert_eq!(a.value, Value::of_outcome(&o, g.position().to_move()));
+        assert_eq!(a.basis, Basis::Proven(Proof::CompleteSearch));
     }
 }
 
@@ -331,4 +364,116 @@ fn a_level_plays_its_budget_for_each_games_rules() {
         .map(|l| l.number())
         .collect();
     assert_eq!(differ, [2, 3, 4, 5, 6, 7, 8]);
+}
+
+#[test]
+fn the_opening_searched_to_a_depth_is_not_proven() {
+    // The solved value of ayoayo's start is +6 (docs/solving.md); a search
+    // cut off at its depth may say anything else, and says that it is a search.
+    let game = Game::new(Rules::preset("ayoayo").unwrap());
+    for (kind, budget) in [
+        (Kind::AlphaBeta, Budget::Depth(6)),
+        (Kind::AlphaBeta, Budget::Nodes(20_000)),
+    ] {
+        let a = new_player(kind, budget, 1).analyze(&game);
+        assert_eq!(a.basis, Basis::Search { depth: a.depth }, "{kind} {budget}");
+        assert_eq!(a.basis.to_string(), format!("search, depth {}", a.depth));
+        assert_eq!(a.value.proven_by(a.basis), None);
+        for m in &a.moves {
+            assert_eq!(m.basis, a.basis, "{kind} {budget} move {}", m.mv);
+        }
+        // choose()'s search: the refuted moves are upper bounds of the search.
+        let quick = AlphaBeta::new(budget, 1).search(&game, false);
+        assert!(quick.moves.iter().all(|m| matches!(
+            m.basis,
+            Basis::Search { .. }
+                | Basis::Bound {
+                    limit: Limit::AtMost,
+                    proven: false,
+                    ..
+                }
+        )));
+    }
+    let m = new_player(Kind::Mcts, Budget::Nodes(300), 1).analyze(&game);
+    assert_eq!(m.basis, Basis::Estimate { simulations: 300 });
+    assert_eq!(m.basis.to_string(), "estimate, 300 simulations");
+    let g = new_player(Kind::Greedy, Budget::Depth(1), 1).analyze(&game);
+    assert_eq!(g.basis, Basis::Search { depth: 1 });
+}
+
+#[test]
+fn a_complete_search_of_a_small_endgame_is_proven() {
+    // Ayoayo, three seeds left: every line ends within a few plies, so the
+    // search reaches only game ends and its value is the game's.
+    let game = game_from(
+        "ayoayo",
+        [0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0],
+        [23, 22],
+        Player::South,
+    );
+    let exact = complete_minimax(&mut game.clone(), 24).expect("a small endgame ends");
+    for budget in [Budget::Depth(24), Budget::Nodes(100_000)] {
+        for bits in [0, 12] {
+            let a = AlphaBeta::new(budget, 2)
+                .with_table_bits(bits)
+                .analyze(&game);
+            assert_eq!(a.basis, Basis::Proven(Proof::CompleteSearch), "{budget}");
+            assert_eq!(a.value.0, exact, "{budget}");
+            assert_eq!(a.value.proven_by(a.basis), a.value.proven().or(Some(0)));
+            for m in &a.moves {
+                let mut g = game.clone();
+                g.play(m.mv).unwrap();
+                let v = -complete_minimax(&mut g, 24).unwrap();
+                assert_eq!((m.value.0, m.basis), (v, a.basis), "{budget} {}", m.mv);
+            }
+        }
+    }
+    // At every depth: proven once plain minimax sees every line end (alpha-beta
+    // without a table visits fewer lines), and then worth the game's value.
+    for depth in 1..=8 {
+        let a = AlphaBeta::new(Budget::Depth(depth), 2)
+            .with_table_bits(0)
+            .analyze(&game);
+        if complete_minimax(&mut game.clone(), depth).is_some() {
+            assert!(a.basis.is_proven(), "depth {depth}: {:?}", a.basis);
+        }
+        if a.basis.is_proven() {
+            assert_eq!(a.value.0, exact, "depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn a_move_that_ends_the_game_is_proven_and_the_position_at_least_that() {
+    // Oware: pit 5 captures to 26 and wins at once; the other move's value
+    // rests on a search cut off at its depth, so the position is proven to
+    // be worth at least the win, not exactly it.
+    let game = game_from(
+        "oware",
+        [1, 0, 0, 0, 0, 2, 1, 2, 4, 4, 4, 4],
+        [21, 5],
+        Player::South,
+    );
+    let a = AlphaBeta::new(Budget::Depth(3), 3).analyze(&game);
+    let win = a.moves.iter().find(|m| m.mv.pit() == 5).unwrap();
+    assert_eq!(win.basis, Basis::Proven(Proof::CompleteSearch));
+    assert_eq!(win.value.proven_by(win.basis), Some(21));
+    let other = a.moves.iter().find(|m| m.mv.pit() == 0).unwrap();
+    // (The search stops deepening once it has found a win.)
+    assert_eq!(other.basis, Basis::Search { depth: a.depth });
+    assert_eq!(
+        a.basis,
+        Basis::Bound {
+            limit: Limit::AtLeast,
+            depth: a.depth,
+            proven: true
+        }
+    );
+    assert_eq!(a.basis.bound(), Bound::Lower);
+    assert_eq!(a.basis.to_string(), "at least, proven");
+    assert_eq!(a.value.proven_by(a.basis), None);
+    // MCTS sees the same: the winning move ends the game.
+    let m = Mcts::new(Budget::Nodes(200), 3).analyze(&game);
+    let win = m.moves.iter().find(|x| x.mv.pit() == 5).unwrap();
+    assert_eq!(win.basis, Basis::Proven(Proof::CompleteSearch));
 }

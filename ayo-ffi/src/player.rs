@@ -9,7 +9,9 @@ use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::str::FromStr;
 
-use ayo_core::players::{self, Agent, Analysis, Bound, Budget, Kind, Level, MoveValue, Value};
+use ayo_core::players::{
+    self, Agent, Analysis, Basis, Bound, Budget, Kind, Level, MoveValue, Proof, Value,
+};
 use ayo_core::{Game, Status};
 use ayo_solve::engine::Engine;
 use ayo_solve::perfect::Perfect;
@@ -172,14 +174,16 @@ pub(crate) fn budget(budget_kind: i32, amount: u64) -> Result<Budget, Fail> {
     checked.map_err(|e| Fail::new(ayo_result::BadBudget, e.to_string()))
 }
 
-/// What a value is known to be.
+/// What a value is as a number: the value itself, a bound or an estimate.
+/// Whether it is the game's value is `ayo_value.basis`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ayo_bound {
-    /// The exact value of the search (to its depth; a proven end when
-    /// `ayo_value.proven` is 1).
+    /// The value itself, not a bound: the game's value when proven
+    /// (`ayo_value.basis` `AYO_BASIS_PROVEN_*`), else the value of a search
+    /// cut off at its depth (`AYO_BASIS_SEARCH`), which is not a proof.
     Exact = 0,
-    /// The true value is at least this (the move was good enough to cut off).
+    /// The true value is at least this.
     Lower = 1,
     /// The true value is at most this (the move was refuted and not searched further).
     Upper = 2,
@@ -198,6 +202,41 @@ impl From<Bound> for ayo_bound {
     }
 }
 
+/// Where a value comes from (`ayo_value.basis`), and so what it is known to
+/// be (`ayo_core::players::Basis`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ayo_basis {
+    /// The game's value, proven by the endgame databases.
+    ProvenDatabase = 0,
+    /// The game's value, proven by a complete search: every line reached a
+    /// game end or a database board (a game that is over is its own).
+    ProvenSearch = 1,
+    /// The value of a search cut off at `ayo_value.search_depth` plies, with
+    /// estimates at its horizon: not a proof.
+    Search = 2,
+    /// A bound on the game's value (`ayo_value.bound` says which side),
+    /// proven by a complete search.
+    ProvenBound = 3,
+    /// A bound on the value of a search to `ayo_value.search_depth` plies.
+    SearchBound = 4,
+    /// A statistical estimate (MCTS).
+    Estimate = 5,
+}
+
+impl From<Basis> for ayo_basis {
+    fn from(b: Basis) -> ayo_basis {
+        match b {
+            Basis::Proven(Proof::Database) => ayo_basis::ProvenDatabase,
+            Basis::Proven(Proof::CompleteSearch) => ayo_basis::ProvenSearch,
+            Basis::Search { .. } => ayo_basis::Search,
+            Basis::Bound { proven: true, .. } => ayo_basis::ProvenBound,
+            Basis::Bound { .. } => ayo_basis::SearchBound,
+            Basis::Estimate { .. } => ayo_basis::Estimate,
+        }
+    }
+}
+
 /// A value from the point of view of the player to move: the seed difference
 /// (own final seeds minus the opponent's).
 #[repr(C)]
@@ -208,26 +247,37 @@ pub struct ayo_value {
     /// for a win, `-AYO_VALUE_WIN` + 100 × the final difference for a loss,
     /// and 0 for a draw. `ayo_value_text` writes it in words.
     pub centiseeds: i32,
-    /// The seed difference: the final one for a proven end, else
-    /// `centiseeds / 100`.
+    /// The seed difference: the final one for a game end the search found
+    /// (proven or not), else `centiseeds / 100`.
     pub seeds: f64,
-    /// 1 when the search proved how the game ends (`final_difference` is then
-    /// the final seed difference), else 0.
+    /// 1 when the value is proven (`basis` `AYO_BASIS_PROVEN_DATABASE` or
+    /// `_PROVEN_SEARCH`): `final_difference` is then the final seed
+    /// difference with best play (0 for a draw). 0 otherwise, even for a game
+    /// end found by a search cut off elsewhere at its depth.
     pub proven: u8,
     /// The final seed difference when `proven` is 1, else 0.
     pub final_difference: i32,
-    /// What `centiseeds` is known to be.
+    /// What `centiseeds` is as a number: the value itself, a bound or an estimate.
     pub bound: ayo_bound,
+    /// Where the value comes from: proven, a depth-limited search, a bound or
+    /// an estimate.
+    pub basis: ayo_basis,
+    /// The depth of the search the value comes from when it was cut off
+    /// (`AYO_BASIS_SEARCH`, `_SEARCH_BOUND`), else 0.
+    pub search_depth: u32,
 }
 
 impl ayo_value {
-    fn new(v: Value, bound: Bound) -> ayo_value {
+    fn new(v: Value, basis: Basis) -> ayo_value {
+        let proven = v.proven_by(basis);
         ayo_value {
             centiseeds: v.0,
             seeds: v.seeds(),
-            proven: u8::from(v.proven().is_some()),
-            final_difference: v.proven().unwrap_or(0),
-            bound: bound.into(),
+            proven: u8::from(proven.is_some()),
+            final_difference: proven.unwrap_or(0),
+            bound: basis.bound().into(),
+            basis: basis.into(),
+            search_depth: basis.search_depth().unwrap_or(0),
         }
     }
 }
@@ -246,7 +296,7 @@ impl From<&MoveValue> for ayo_move_value {
     fn from(m: &MoveValue) -> ayo_move_value {
         ayo_move_value {
             relative_pit: m.mv.relative_pit(),
-            value: ayo_value::new(m.value, m.bound),
+            value: ayo_value::new(m.value, m.basis),
         }
     }
 }
@@ -261,7 +311,7 @@ pub struct ayo_analysis {
     /// plays); 0 when the game is over or truncated (no legal move).
     pub best: u8,
     /// The value of the position for the player to move (for a game that is
-    /// over, the final seed difference, exact; 0 when truncated).
+    /// over, the final seed difference, proven; 0 when truncated, not proven).
     pub value: ayo_value,
     /// The length of the principal variation (the moves written to the
     /// caller's `pv` array), which starts with `best`.
@@ -288,6 +338,8 @@ impl ayo_analysis {
                 proven: 0,
                 final_difference: 0,
                 bound: ayo_bound::Exact,
+                basis: ayo_basis::ProvenDatabase,
+                search_depth: 0,
             },
         };
         let mut moves = [zero; AYO_MAX_LEGAL_MOVES];
@@ -296,7 +348,7 @@ impl ayo_analysis {
         }
         ayo_analysis {
             best: a.best.map_or(0, |m| m.relative_pit()),
-            value: ayo_value::new(a.value, a.bound),
+            value: ayo_value::new(a.value, a.basis),
             pv_len: a.pv.len(),
             moves_count: a.moves.len().min(AYO_MAX_LEGAL_MOVES),
             moves,
@@ -489,7 +541,9 @@ pub unsafe extern "C" fn ayo_player_choose(
 }
 
 /// Analyses the current position of `game`: writes the best move, the value
-/// with its bound, the value of every legal move, the depth and nodes
+/// with its bound and basis (proven by the databases or a complete search, a
+/// depth-limited search, a bound or an estimate: `ayo_basis`), the value of
+/// every legal move, the depth and nodes
 /// searched to `*analysis`, the principal variation (relative pits 1..=6,
 /// each its own mover's, starting with the best move) to `pv` and its length
 /// to `*pv_len`. For a game that is over the analysis has no move (`best`
@@ -498,7 +552,7 @@ pub unsafe extern "C" fn ayo_player_choose(
 ///
 /// With a depth budget `best` is the move `ayo_player_choose` would play in
 /// the same state. Alpha-beta's analysis searches every root move with a full
-/// window (so that each move's value is exact), so under a node or time
+/// window (so that each move's value is the search's own, not a bound), so under a node or time
 /// budget it may complete fewer plies than `choose` and pick another move,
 /// as in Rust (`ayo_core::players::Agent::analyze`).
 ///
@@ -900,6 +954,41 @@ mod tests {
     }
 
     #[test]
+    fn a_depth_limited_analysis_says_it_is_a_search() {
+        // The opening of ayoayo at level 4 (alpha-beta, depth 4): not proven.
+        let p = by_level("4", 1);
+        let g = new_game("ayoayo");
+        let mut a = std::mem::MaybeUninit::<ayo_analysis>::uninit();
+        let mut len = 0usize;
+        let r = unsafe { ayo_player_analyze(p, g, a.as_mut_ptr(), null_mut(), 0, &mut len) };
+        assert_eq!(r, ayo_result::BufferTooSmall);
+        let mut pv = [0u8; 16];
+        let r = unsafe {
+            ayo_player_last_analysis(p, a.as_mut_ptr(), pv.as_mut_ptr(), pv.len(), &mut len)
+        };
+        assert_eq!(r, ayo_result::Ok);
+        let a = unsafe { a.assume_init() };
+        let want = Level::new(4)
+            .unwrap()
+            .player(1)
+            .analyze(&Game::new(Rules::preset("ayoayo").unwrap()));
+        assert_eq!(want.basis, Basis::Search { depth: 4 });
+        assert_eq!(a, ayo_analysis::new(&want));
+        for v in std::iter::once(&a.value).chain(a.moves[..a.moves_count].iter().map(|m| &m.value))
+        {
+            assert_eq!(
+                (v.basis, v.search_depth, v.bound),
+                (ayo_basis::Search, 4, ayo_bound::Exact)
+            );
+            assert_eq!((v.proven, v.final_difference), (0, 0));
+        }
+        unsafe {
+            ayo_game_free(g);
+            ayo_player_free(p);
+        }
+    }
+
+    #[test]
     fn finished_and_truncated_games() {
         let p = by_level("4", 1);
         let g = new_game("ayoayo");
@@ -926,6 +1015,7 @@ mod tests {
         assert_eq!(a, ayo_analysis::new(&Analysis::of_ended(&game).unwrap()));
         assert_eq!((a.best, a.pv_len, a.moves_count, len), (0, 0, 0, 0));
         assert_eq!(a.value.proven, 1);
+        assert_eq!(a.value.basis, ayo_basis::ProvenSearch);
         assert!(a.value.final_difference < 0);
         assert_eq!(last_error(p), "");
         // Truncated.
@@ -1010,7 +1100,7 @@ mod tests {
             Analysis {
                 best: mv,
                 value: Value(0),
-                bound: Bound::Exact,
+                basis: players::Basis::Search { depth: 1 },
                 pv: mv.into_iter().collect(),
                 moves: Vec::new(),
                 depth: 1,

@@ -11,7 +11,7 @@
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
-use ayo_core::players::{self, Agent, Bound as SearchBound, Budget, Kind, Level, Value};
+use ayo_core::players::{self, Agent, Basis, Bound as SearchBound, Budget, Kind, Level, Value};
 use ayo_core::{Game, Move};
 use ayo_solve::engine::Engine;
 use ayo_solve::perfect::Perfect;
@@ -43,12 +43,20 @@ pub(crate) struct PyMoveValue {
     /// The action, 0..5, relative to the player to move.
     action: u8,
     /// The value in seeds for the player to move (the final seed difference
-    /// when `proven` is set).
+    /// for a game end the search found).
     value: f64,
-    /// The final seed difference when the search proved the game's end.
+    /// The final seed difference when the value is proven (`basis` "proven").
     proven: Option<i32>,
-    /// "exact", "lower", "upper" or "estimate".
+    /// The value as a number: "exact" (the value itself, not a bound; proven
+    /// only when `basis` says so), "lower", "upper" or "estimate".
     bound: &'static str,
+    /// Where the value comes from: "proven", "search" (cut off at a depth:
+    /// not a proof), "lower" or "upper" (a bound) or "estimate".
+    basis: &'static str,
+    /// What proved the value or the bound: "database", "complete search" or None.
+    proof: Option<&'static str>,
+    /// The basis in words: "proven by the databases", "search, depth 13", ...
+    label: String,
     /// The value in words: "+1.25", "win by 6", "loss by 2".
     text: String,
 }
@@ -57,8 +65,8 @@ pub(crate) struct PyMoveValue {
 impl PyMoveValue {
     fn __repr__(&self) -> String {
         format!(
-            "MoveValue(action={}, value={}, bound='{}')",
-            self.action, self.text, self.bound
+            "MoveValue(action={}, value={}, basis='{}')",
+            self.action, self.text, self.label
         )
     }
 }
@@ -70,10 +78,18 @@ pub(crate) struct PyAnalysis {
     best: Option<u8>,
     /// The value of the position for the player to move, in seeds.
     value: f64,
-    /// The final seed difference when the search proved the game's end.
+    /// The final seed difference when the value is proven (`basis` "proven").
     proven: Option<i32>,
-    /// "exact", "lower", "upper" or "estimate".
+    /// The value as a number: "exact" (the value itself, not a bound; proven
+    /// only when `basis` says so), "lower", "upper" or "estimate".
     bound: &'static str,
+    /// Where the value comes from: "proven", "search" (cut off at a depth:
+    /// not a proof), "lower" or "upper" (a bound) or "estimate".
+    basis: &'static str,
+    /// What proved the value or the bound: "database", "complete search" or None.
+    proof: Option<&'static str>,
+    /// The basis in words: "proven by the databases", "search, depth 13", ...
+    label: String,
     /// The value in words: "+1.25", "win by 6", "loss by 2".
     text: String,
     /// The principal variation: actions 0..5, each relative to its own mover.
@@ -91,11 +107,11 @@ pub(crate) struct PyAnalysis {
 impl PyAnalysis {
     fn __repr__(&self) -> String {
         format!(
-            "Analysis(best={}, value={}, bound='{}', pv={:?}, depth={}, nodes={})",
+            "Analysis(best={}, value={}, basis='{}', pv={:?}, depth={}, nodes={})",
             self.best
                 .map_or_else(|| "None".to_string(), |a| a.to_string()),
             self.text,
-            self.bound,
+            self.label,
             self.pv,
             self.depth,
             self.nodes
@@ -103,12 +119,15 @@ impl PyAnalysis {
     }
 }
 
-fn move_value(mv: Move, value: Value, bound: SearchBound) -> PyMoveValue {
+fn move_value(mv: Move, value: Value, basis: Basis) -> PyMoveValue {
     PyMoveValue {
         action: mv.action(),
         value: seeds(value),
-        proven: value.proven(),
-        bound: bound_name(bound),
+        proven: value.proven_by(basis),
+        bound: bound_name(basis.bound()),
+        basis: basis.name(),
+        proof: basis.proof().map(|p| p.name()),
+        label: basis.to_string(),
         text: value.to_string(),
     }
 }
@@ -117,14 +136,17 @@ fn analysis(a: players::Analysis) -> PyAnalysis {
     PyAnalysis {
         best: a.best.map(Move::action),
         value: seeds(a.value),
-        proven: a.value.proven(),
-        bound: bound_name(a.bound),
+        proven: a.value.proven_by(a.basis),
+        bound: bound_name(a.basis.bound()),
+        basis: a.basis.name(),
+        proof: a.basis.proof().map(|p| p.name()),
+        label: a.basis.to_string(),
         text: a.value.to_string(),
         pv: a.pv.iter().map(|m| u32::from(m.action())).collect(),
         moves: a
             .moves
             .iter()
-            .map(|m| move_value(m.mv, m.value, m.bound))
+            .map(|m| move_value(m.mv, m.value, m.basis))
             .collect(),
         depth: a.depth,
         nodes: a.nodes,
@@ -293,8 +315,9 @@ impl PyPlayer {
     /// boards or `time` seconds a move (at most one, checked as for
     /// `from_kind`; default 2,000,000 nodes). Where that cannot answer (rules other than the databases',
     /// or the budget ran out) it plays as level "max" (with a time budget:
-    /// alpha-beta with the same time); `source` says which. Values in
-    /// `analyze` are exact final seed differences (play to the end).
+    /// alpha-beta with the same time); `source` says which and `fallback`
+    /// names it. Values in `analyze` are proven final seed differences (play
+    /// to the end), except under the fallback, whose analysis is its own.
     #[staticmethod]
     #[pyo3(signature = (database, *, nodes = None, time = None, seed = Wide(Ok(0))),
         text_signature = "(database, *, nodes=None, time=None, seed=0)")]
@@ -330,6 +353,18 @@ impl PyPlayer {
         py.detach(move || {
             let guard = agent.lock().map_err(|_| poisoned())?;
             Ok(guard.last_source().map(|s| s.name()))
+        })
+    }
+
+    /// What a perfect player falls back to where the databases and the exact
+    /// search cannot answer (`source` "fallback"), e.g. "level max
+    /// (alphabeta(nodes=300000))"; None for other players.
+    #[getter]
+    fn fallback(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let agent = Arc::clone(&self.agent);
+        py.detach(move || {
+            let guard = agent.lock().map_err(|_| poisoned())?;
+            Ok(guard.perfect().map(Perfect::fallback_name))
         })
     }
 
@@ -414,7 +449,8 @@ impl PyPlayer {
             .ok_or_else(|| PyValueError::new_err("the game is over: no move to choose"))
     }
 
-    /// The analysis of `game`'s current position: best move, value, bound,
+    /// The analysis of `game`'s current position: best move, value with its
+    /// basis (proven, a depth-limited search, a bound or an estimate),
     /// principal variation and the value of every legal move (a game stopped
     /// at its ply cap is analysed as if it went on).
     fn analyze(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<PyAnalysis> {

@@ -6,7 +6,14 @@
 //! it answers from the databases at once when the board is held, and searches
 //! above them within its [`Budget`]. When the rules are not those of the
 //! databases, or the search runs out of budget, it plays as level `max`
-//! ([`Level::MAX`]) and says so ([`Perfect::last_source`]).
+//! ([`Level::MAX`]) and says so ([`Perfect::last_source`], and
+//! [`Perfect::fallback_name`] for what it fell back to); the analysis is then
+//! level `max`'s, with that search's [`Basis`] (a depth-limited search is not
+//! a proof).
+//!
+//! **What a value is**: read from the databases, [`Basis::Proven`] by
+//! [`Proof::Database`]; searched above them, by [`Proof::CompleteSearch`]
+//! (every line of the search ends in a game end or a database board).
 //!
 //! **Values** are seed differences if play goes on until the board is empty:
 //! the current stores plus the exact future captures (the target never
@@ -23,7 +30,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use ayo_core::{players::{Agent, Bound}, Game, Rules, Setup, Position};
+//! use ayo_core::{players::{Agent, Basis, Proof}, Game, Rules, Setup, Position};
 //! use ayo_solve::{perfect::{Perfect, Source}, Database};
 //!
 //! let rules = Rules::preset("ayoayo")?;
@@ -35,7 +42,7 @@
 //! let mut perfect = Perfect::new(db, ayo_core::players::Budget::Nodes(100_000), 1);
 //! let a = perfect.analyze(&game);
 //! assert_eq!(perfect.last_source(), Source::Database);
-//! assert_eq!(a.bound, Bound::Exact);
+//! assert_eq!(a.basis, Basis::Proven(Proof::Database));
 //! assert_eq!(a.value.proven(), Some(1 + 3)); // 23 - 22 now, +3 to come
 //! assert_eq!(perfect.choose(&game), a.best);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -45,7 +52,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use ayo_core::players::{Agent, Analysis, Bound, Budget, Level, MoveValue, Value};
+use ayo_core::players::{Agent, Analysis, Basis, Budget, Level, MoveValue, Proof, Value};
 use ayo_core::{Game, Move, Position, Rules, PITS};
 
 use crate::{solve_rules, Database, DbError, Solver};
@@ -184,6 +191,26 @@ impl Perfect {
     /// Where the last [`Agent::choose`] or [`Agent::analyze`] got its answer.
     pub fn last_source(&self) -> Source {
         self.last
+    }
+
+    /// What the player falls back to where the databases and the exact
+    /// search cannot answer ([`Source::Fallback`]), in words: `level max
+    /// (alphabeta(nodes=300000))`, or under a time budget
+    /// `alphabeta(time=500ms)`.
+    ///
+    /// ```
+    /// use ayo_core::{players::Budget, Rules};
+    /// use ayo_solve::{perfect::Perfect, Database};
+    /// let db = Database::build(&Rules::preset("ayoayo")?, 2, None, true)?.0;
+    /// let p = Perfect::new(db, Budget::Nodes(1_000), 1);
+    /// assert_eq!(p.fallback_name(), "level max (alphabeta(nodes=300000))");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fallback_name(&self) -> String {
+        match self.budget {
+            Budget::Time(_) => self.fallback.name(),
+            _ => format!("level {} ({})", Level::MAX, self.fallback.name()),
+        }
     }
 
     /// Whether the databases are for `rules` (the same rules, any target).
@@ -401,6 +428,11 @@ impl Agent for Perfect {
             return self.fallback.analyze(game);
         };
         let source = self.last;
+        let basis = Basis::Proven(if source == Source::Database {
+            Proof::Database
+        } else {
+            Proof::CompleteSearch
+        });
         let banked = Perfect::banked(&pos);
         let best = Perfect::best(&scored);
         let moves = scored
@@ -408,7 +440,7 @@ impl Agent for Perfect {
             .map(|s| MoveValue {
                 mv: s.mv,
                 value: Value::from_final_difference(banked + s.value),
-                bound: Bound::Exact,
+                basis,
             })
             .collect();
         // The principal variation: both sides playing this player's choice.
@@ -431,7 +463,7 @@ impl Agent for Perfect {
         Analysis {
             best: Some(best.mv),
             value: Value::from_final_difference(banked + best.value),
-            bound: Bound::Exact,
+            basis,
             depth: pv.len() as u32,
             pv,
             moves,

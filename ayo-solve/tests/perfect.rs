@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use ayo_core::players::{Agent, Bound, Budget, Level};
+use ayo_core::players::{Agent, Basis, Budget, Level, Proof};
 use ayo_core::{Game, Player, Position, Rules, Setup, Status};
 use ayo_solve::index::{layer_size, unrank};
 use ayo_solve::perfect::{Perfect, Source};
@@ -144,15 +144,17 @@ fn analysis_reports_exact_values_with_the_stores() {
     setup.stores = [23, 22];
     let game = Game::from_position(rules, Position::from_setup(&rules, &setup).unwrap());
     let a = perfect.analyze(&game);
-    assert_eq!(a.bound, Bound::Exact);
+    assert_eq!(perfect.last_source(), Source::Database);
+    assert_eq!(a.basis, Basis::Proven(Proof::Database));
     assert_eq!(a.value.proven(), Some(4));
+    assert_eq!(a.value.proven_by(a.basis), Some(4));
     assert_eq!(a.best, Some(game.position().move_for_action(4).unwrap()));
     assert_eq!(a.pv.first(), a.best.as_ref());
     assert_eq!(a.moves.len(), game.legal_moves().len());
     assert!(a
         .moves
         .iter()
-        .all(|m| m.bound == Bound::Exact && m.value <= a.value));
+        .all(|m| m.basis == Basis::Proven(Proof::Database) && m.value <= a.value));
 }
 
 #[test]
@@ -166,7 +168,8 @@ fn searches_above_the_databases_within_its_budget() {
     let mut perfect = Perfect::new(Arc::clone(&db), Budget::Nodes(1_000_000), 1);
     let a = perfect.analyze(&game);
     assert_eq!(perfect.last_source(), Source::Search);
-    assert_eq!(a.bound, Bound::Exact);
+    assert_eq!(a.basis, Basis::Proven(Proof::CompleteSearch));
+    assert!(a.moves.iter().all(|m| m.basis == a.basis));
     // The same values from a solver over the same databases.
     let mut solver = ayo_solve::Solver::new(Arc::clone(&db));
     let exact = solver.move_values(game.position()).unwrap();
@@ -179,6 +182,29 @@ fn searches_above_the_databases_within_its_budget() {
     let mv = starved.choose(&game).unwrap();
     assert_eq!(starved.last_source(), Source::Fallback);
     assert_eq!(Some(mv), Level::MAX.player(1).choose(&game));
+}
+
+#[test]
+fn the_opening_falls_back_and_its_analysis_is_not_proven() {
+    // The start of ayoayo is far above 10-seed databases: level max answers,
+    // and its depth-limited search says so (the solved value is +6, not the
+    // search's).
+    let (rules, db) = database("ayoayo");
+    let mut perfect = Perfect::new(db, Budget::Nodes(2_000), 1);
+    let game = Game::new(rules);
+    let a = perfect.analyze(&game);
+    assert_eq!(perfect.last_source(), Source::Fallback);
+    assert_eq!(
+        perfect.fallback_name(),
+        "level max (alphabeta(nodes=300000))"
+    );
+    assert_eq!(a, Level::MAX.player(1).analyze(&game));
+    let Basis::Search { depth } = a.basis else {
+        panic!("the opening is not proven: {:?}", a.basis);
+    };
+    assert_eq!(depth, a.depth);
+    assert!(a.moves.iter().all(|m| !m.basis.is_proven()));
+    assert_eq!(a.value.proven_by(a.basis), None);
 }
 
 #[test]

@@ -297,12 +297,13 @@ static void test_perfect_play(const ayo_database *db, const char *dir) {
     if (ayo_game_status(g, &st) != AYO_RESULT_OK || st != AYO_STATUS_ONGOING) continue;
     if (!analyze(p, g, &a)) continue;
     CHECK(source_of(p) == AYO_PERFECT_SOURCE_DATABASE);
-    /* Exact values; a draw is 0 (ayo_value marks only wins and losses proven). */
-    CHECK(a.value.bound == AYO_BOUND_EXACT && (a.value.proven == 1 || a.value.centiseeds == 0));
+    /* Values proven by the databases (a proven draw is 0). */
+    CHECK(a.value.bound == AYO_BOUND_EXACT && a.value.basis == AYO_BASIS_PROVEN_DATABASE &&
+          a.value.proven == 1 && a.value.search_depth == 0);
     CHECK(a.best >= 1 && a.best <= 6);
     for (i = 0; i < a.moves_count; i++) {
       CHECK(a.moves[i].value.bound == AYO_BOUND_EXACT &&
-            (a.moves[i].value.proven == 1 || a.moves[i].value.centiseeds == 0));
+            a.moves[i].value.basis == AYO_BASIS_PROVEN_DATABASE && a.moves[i].value.proven == 1);
       if (a.moves[i].value.centiseeds > best) best = a.moves[i].value.centiseeds;
     }
     CHECK(best == a.value.centiseeds);

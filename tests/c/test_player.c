@@ -343,7 +343,7 @@ static void test_finished_games(void) {
   CHECK(pv[0] == 9);
   CHECK_RESULT(ayo_game_outcome(g, &o), AYO_RESULT_OK);
   /* North is to move and has lost: the value is North's final difference. */
-  CHECK(a.value.proven == 1 && a.value.bound == AYO_BOUND_EXACT);
+  CHECK(a.value.proven == 1 && a.value.bound == AYO_BOUND_EXACT && a.value.basis == AYO_BASIS_PROVEN_SEARCH);
   CHECK(a.value.final_difference == (int)o.scores[1] - (int)o.scores[0]);
   CHECK(a.value.final_difference < 0);
   CHECK(a.value.centiseeds == -AYO_VALUE_WIN + AYO_VALUE_SEED * a.value.final_difference);
@@ -440,12 +440,14 @@ static void test_analysis(void) {
     CHECK_RESULT(ayo_player_choose(gr_twin, g, &pit), AYO_RESULT_OK);
     CHECK_RESULT(ayo_game_play(g, pit), AYO_RESULT_OK);
   }
-  /* Depth 5: a principal variation of 5 moves, and an exact value. */
+  /* Depth 5: a principal variation of 5 moves, and the search's own value,
+     not a proof. */
   CHECK_RESULT(ayo_player_analyze(ab, g, &a, big, sizeof big, &n), AYO_RESULT_OK);
   CHECK(n == 5 && a.depth == 5 && a.value.bound == AYO_BOUND_EXACT && a.nodes > 0);
+  CHECK(a.value.basis == AYO_BASIS_SEARCH && a.value.search_depth == 5 && a.value.proven == 0);
   /* MCTS estimates. */
   CHECK_RESULT(ayo_player_analyze(mc, g, &a, big, sizeof big, &n), AYO_RESULT_OK);
-  CHECK(a.value.bound == AYO_BOUND_ESTIMATE && a.nodes == 400);
+  CHECK(a.value.bound == AYO_BOUND_ESTIMATE && a.value.basis == AYO_BASIS_ESTIMATE && a.nodes == 400);
 
   ayo_player_free(ab);
   ayo_player_free(ab_twin);

@@ -160,9 +160,9 @@ def test_analyze_prints_the_players_analysis(tmp_path: Path) -> None:
     assert f"Best move: {a.best + 1} (North), value {a.text}" in proc.stdout
     pv = " ".join(str(x + 1) for x in a.pv)
     assert f"Principal variation: {pv}" in proc.stdout
-    listed = re.findall(r"^ {2}(\d): +(\S.*?) \((\w+)\)", proc.stdout, re.M)
+    listed = re.findall(r"^ {2}(\d): +(\S.*?) \(([^)]+)\)", proc.stdout, re.M)
     assert [int(n) - 1 for n, _, _ in listed] == game.legal_moves()
-    assert [(t, b) for _, t, b in listed] == [(m.text, m.bound) for m in a.moves]
+    assert [(t, b) for _, t, b in listed] == [(m.text, m.label) for m in a.moves]
     deep = run(["analyze", record, "--level", "alphabeta:depth=8"], tmp_path)
     b = Player.from_kind("alphabeta", depth=8).analyze(game)
     assert b.best is not None

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import ayo
-from ayo import Game
+from ayo import Database, Game
 from ayo.ai import Player, levels
 from ayo.envs import AyoEnv
 
@@ -73,7 +77,7 @@ def test_analysis_agrees_with_choose() -> None:
     assert a.bound in ("exact", "lower", "upper", "estimate")
     assert a.depth == 6
     assert a.nodes > 0
-    # Exact alpha-beta values: no move is worth more than the best one.
+    # The search's own values (full windows): no move is worth more than the best one.
     exact = [m.value for m in a.moves if m.bound == "exact"]
     assert max(exact) <= a.value + 1e-9
 
@@ -103,11 +107,17 @@ def test_a_game_stopped_at_its_ply_cap_has_no_move_to_choose() -> None:
 
 
 def test_a_proven_win_is_reported_in_seeds() -> None:
-    # South's 6 makes 2 in North's 1: a capture of 2 that reaches the target.
+    # South's 6 makes 2 in North's 1: a capture of 2 that reaches the target,
+    # and South's only move.
     board = [0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1]
     game = Game.from_setup("oware", board, (24, 21), to_move=0)
     a = Player.from_kind("alphabeta", depth=4).analyze(game)
     assert a.best == 5
+    assert (a.basis, a.proof, a.label) == (
+        "proven",
+        "complete search",
+        "proven by a complete search",
+    )
     assert a.proven is not None
     assert a.proven > 0
     assert a.text == f"win by {a.proven}"
@@ -117,6 +127,119 @@ def test_a_proven_win_is_reported_in_seeds() -> None:
     assert game.outcome.reason == "target"
     south, north = game.outcome.scores
     assert a.proven == south - north
+
+
+def test_a_win_beside_unfinished_searches_is_a_proven_lower_bound() -> None:
+    # South's 6 (two seeds) captures 2 + 3 and reaches 26: a win at once. The
+    # other move's search stops at its depth, so the position is proven to
+    # be worth at least the win, not exactly it.
+    board = [1, 0, 0, 0, 0, 2, 1, 2, 4, 4, 4, 4]
+    game = Game.from_setup("oware", board, (21, 5), to_move=0)
+    a = Player.from_kind("alphabeta", depth=3).analyze(game)
+    assert a.best == 5
+    other, win = a.moves
+    assert (win.basis, win.proof, win.proven, win.text) == ("proven", "complete search", 21, a.text)
+    assert (other.basis, other.proof, other.proven) == ("search", None, None)
+    assert other.label == f"search, depth {a.depth}"
+    assert (a.basis, a.bound, a.proof, a.proven) == ("lower", "lower", "complete search", None)
+    assert a.label == "at least, proven"
+
+
+START = "ayoayo 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"
+
+
+def ayo_cli(args: list[str], home: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, AYO_DATA_DIR=str(home / "data"), NO_COLOR="1")
+    return subprocess.run(
+        [sys.executable, "-m", "ayo.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_opening_searched_to_a_depth_is_not_called_exact(tmp_path: Path) -> None:
+    # The solved value of the start is +6 (docs/solving.md); level max's
+    # search to its depth says something else, and says that it is a search.
+    game = Game(position=START)
+    a = Player("max").analyze(game)
+    assert a.best is not None
+    assert (a.basis, a.proof, a.proven) == ("search", None, None)
+    assert a.label == f"search, depth {a.depth}"
+    assert all((m.basis, m.label, m.proven) == ("search", a.label, None) for m in a.moves)
+    proc = ayo_cli(["analyze", START, "--level", "max"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "exact" not in out
+    assert "proven" not in out.replace("Not proven", "")
+    assert f"Best move: {a.best + 1} (South), value {a.text} for South ({a.label})." in out
+    for m in a.moves:
+        assert f"  {m.action + 1}: {m.text:>12} ({a.label})" in out
+    assert f"Not proven: the search looks {a.depth} plies ahead" in out
+    # MCTS gives estimates.
+    e = Player.from_kind("mcts", nodes=200, seed=1).analyze(game)
+    assert (e.basis, e.bound, e.label) == ("estimate", "estimate", "estimate, 200 simulations")
+
+
+@pytest.fixture(scope="module")
+def small_databases(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("db")
+    Database.build("ayoayo", 6, folder)
+    return folder
+
+
+def test_an_endgame_in_the_databases_is_proven(small_databases: Path, tmp_path: Path) -> None:
+    # South's 5 (one seed) sows into North's 1 (two seeds), making 3: 23-22
+    # now, +3 to come with best play.
+    position = "ayoayo 0,0,0,0,1,0/2,0,0,0,0,0 23-22 s 0 0"
+    player = Player.perfect(Database.open("ayoayo", small_databases), seed=1)
+    a = player.analyze(Game(position=position))
+    assert player.source == "database"
+    assert (a.basis, a.proof, a.proven, a.label) == (
+        "proven",
+        "database",
+        4,
+        "proven by the databases",
+    )
+    assert all(m.basis == "proven" and m.proof == "database" for m in a.moves)
+    proc = ayo_cli(
+        ["analyze", position, "--level", "perfect", "--db", str(small_databases)], tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"value {a.text} for South (proven by the databases)." in proc.stdout
+    assert "Proven: every move's value read from the databases." in proc.stdout
+
+
+def test_the_perfect_hint_at_the_opening_says_it_fell_back(
+    small_databases: Path, tmp_path: Path
+) -> None:
+    player = Player.perfect(Database.open("ayoayo", small_databases), seed=1)
+    assert player.fallback == "level max (alphabeta(nodes=300000))"
+    assert Player("max").fallback is None
+    a = player.analyze(Game(position=START))
+    assert player.source == "fallback"
+    assert a.basis == "search"
+    assert a.best is not None
+    fell_back = (
+        "Level perfect fell back to level max (alphabeta(nodes=300000)): neither its "
+        "databases nor its exact search within the budget could answer here."
+    )
+    proc = ayo_cli(
+        ["play", "--rules", "ayoayo", "--level", "perfect", "--db", str(small_databases)],
+        tmp_path,
+        "h\nq\n",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"Hint: play {a.best + 1} (value {a.text} seeds; {a.label})." in proc.stdout
+    assert fell_back in " ".join(proc.stdout.split())
+    assert "exact" not in proc.stdout.replace("exact search", "")
+    proc = ayo_cli(["analyze", START, "--level", "perfect", "--db", str(small_databases)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert f"({a.label})." in proc.stdout
+    assert fell_back in proc.stdout
 
 
 def test_bad_players_are_value_errors() -> None:

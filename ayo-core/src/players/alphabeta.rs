@@ -12,6 +12,16 @@
 //! feeding rule leaves the mover no move; a relay position whose every move is
 //! an endless relay is only recognised one ply earlier, when it is expanded.
 //!
+//! **What a value is** ([`Basis`]): a root move's value is proven
+//! ([`Basis::Proven`]) only when its search was complete: no line stopped at
+//! the horizon, and no table entry it reused rests on one (each entry records
+//! whether its own subtree was complete; in rules that end on repetition an
+//! entry reused after a non-capturing move counts as incomplete, since the
+//! repetitions under it depend on the path to it). Otherwise it is the
+//! value of a search to its depth ([`Basis::Search`]), or, refuted by a null
+//! window, an upper bound ([`Basis::Bound`]). The position's value follows
+//! from its moves' ([`Basis::of_position`]).
+//!
 //! **Approximations** (documented, as in most game programs): a table entry
 //! may have been stored under another path, so a value that depends on
 //! repetition can be reused where the repetition would not occur; and a value
@@ -25,7 +35,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::eval::{evaluate, Weights};
-use super::{Agent, Analysis, Bound, Budget, MoveValue, Rng, Value};
+use super::{Agent, Analysis, Basis, Budget, MoveValue, Rng, Value};
 use crate::{EndReason, Feeding, Game, Move, Position, Repetition, Rules};
 
 const INF: i32 = i32::MAX / 2;
@@ -35,14 +45,16 @@ const MAX_PLY: usize = 128;
 const MAX_DEPTH: u32 = 100;
 const NO_MOVE: u8 = 0xFF;
 
-/// A completed iteration: root move values, best move, value, principal variation, depth.
-type Iteration = (Vec<MoveValue>, Move, Value, Vec<Move>, u32);
+/// A completed iteration: root move values, best move, principal variation, depth.
+type Iteration = (Vec<MoveValue>, Move, Vec<Move>, u32);
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
     value: i32,
     depth: u8,
+    /// `EXACT`, `LOWER` or `UPPER`, with `COMPLETE` set when the subtree
+    /// behind the value was complete.
     bound: u8,
     mv: u8,
     /// The search that stored the entry; entries of earlier searches count as empty.
@@ -52,17 +64,22 @@ struct Entry {
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
+/// The bits of `Entry::bound` that say which bound it is.
+const BOUND_KIND: u8 = 3;
+/// Set in `Entry::bound` when no line under the entry was cut off.
+const COMPLETE: u8 = 4;
 
 /// Negamax alpha-beta with iterative deepening. See the [module](self) docs.
 ///
 /// ```
-/// use ayo_core::{players::{Agent, AlphaBeta, Bound, Budget}, Game, Rules};
+/// use ayo_core::{players::{Agent, AlphaBeta, Basis, Budget}, Game, Rules};
 /// let game = Game::new(Rules::preset("olopon")?);
 /// let mut ab = AlphaBeta::new(Budget::Depth(5), 1);
 /// let a = ab.analyze(&game);
 /// assert_eq!(a.depth, 5);
+/// assert_eq!(a.basis, Basis::Search { depth: 5 }); // not a proof
 /// assert_eq!(a.moves.len(), 6);
-/// assert!(a.moves.iter().all(|m| m.bound == Bound::Exact && m.value <= a.value));
+/// assert!(a.moves.iter().all(|m| m.basis == a.basis && m.value <= a.value));
 /// assert_eq!(a.pv[0], a.best.unwrap());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -95,6 +112,9 @@ struct Search<'a> {
     can_stop: bool,
     stop: bool,
     hit_horizon: bool,
+    /// A line searched since this was cleared stopped before a game end: at
+    /// the horizon, or at a table entry that did (or may, on this path).
+    unfinished: bool,
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
 }
@@ -151,8 +171,8 @@ impl AlphaBeta {
     }
 
     /// Searches the current position of `game`. With `all_exact` every root
-    /// move gets a full window (exact values, slower); otherwise only the best
-    /// move's value is exact and the others are upper bounds.
+    /// move gets a full window (each value the search's own, slower);
+    /// otherwise only the best move's is and the others are upper bounds.
     pub fn search(&mut self, game: &Game, all_exact: bool) -> Analysis {
         if let Some(a) = Analysis::of_ended(game) {
             return a;
@@ -189,6 +209,7 @@ impl AlphaBeta {
             can_stop: false,
             stop: false,
             hit_horizon: false,
+            unfinished: false,
             pv: Box::new([[NO_MOVE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
         };
@@ -215,19 +236,22 @@ impl AlphaBeta {
                 .map(|i| Move::new(s.pv[0][i]).expect("pit"))
                 .collect();
             let solved = value.proven().is_some() || !s.hit_horizon;
-            done = Some((moves, best, value, pv, depth));
+            done = Some((moves, best, pv, depth));
             if solved {
                 break;
             }
         }
         self.table = std::mem::take(&mut s.tt);
-        let (mut moves, best, value, pv, depth) =
-            done.expect("the first iteration always completes");
+        let (mut moves, best, pv, depth) = done.expect("the first iteration always completes");
         moves.sort_by_key(|m| m.mv);
+        let chosen = *moves
+            .iter()
+            .find(|m| m.mv == best)
+            .expect("the best move is valued");
         Analysis {
             best: Some(best),
-            value,
-            bound: Bound::Exact,
+            value: chosen.value,
+            basis: Basis::of_position(&moves, &chosen, depth),
             pv,
             moves,
             depth,
@@ -300,17 +324,15 @@ impl Search<'_> {
         let mut best = (-INF, order[0].0);
         let mut values = Vec::with_capacity(order.len());
         for (k, &(mv, child)) in order.iter().enumerate() {
-            let (v, bound) = if all_exact || k == 0 {
-                (-self.negamax(&child, depth - 1, -INF, INF, 1), Bound::Exact)
+            self.unfinished = false;
+            let (v, refuted) = if all_exact || k == 0 {
+                (-self.negamax(&child, depth - 1, -INF, INF, 1), false)
             } else {
                 let v = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
                 if v > alpha && !self.stop {
-                    (
-                        -self.negamax(&child, depth - 1, -INF, -alpha, 1),
-                        Bound::Exact,
-                    )
+                    (-self.negamax(&child, depth - 1, -INF, -alpha, 1), false)
                 } else {
-                    (v, Bound::Upper)
+                    (v, true)
                 }
             };
             if self.stop {
@@ -319,7 +341,7 @@ impl Search<'_> {
             values.push(MoveValue {
                 mv,
                 value: Value(v),
-                bound,
+                basis: Basis::of_search(!self.unfinished, depth, refuted),
             });
             if v > best.0 {
                 best = (v, mv);
@@ -376,6 +398,7 @@ impl Search<'_> {
                 return self.end_value(pos, EndReason::NoLegalMove);
             }
             self.hit_horizon = true;
+            self.unfinished = true;
             return evaluate(pos, self.rules, &self.weights);
         }
         let children = pos.children(self.rules);
@@ -390,7 +413,7 @@ impl Search<'_> {
             if e.key == key && e.generation == self.generation {
                 tt_move = e.mv;
                 if u32::from(e.depth) >= depth {
-                    let cut = match e.bound {
+                    let cut = match e.bound & BOUND_KIND {
                         EXACT => true,
                         LOWER => e.value >= beta,
                         _ => e.value <= alpha,
@@ -398,6 +421,13 @@ impl Search<'_> {
                     if cut {
                         if Value(e.value).proven().is_none() {
                             self.hit_horizon = true;
+                        }
+                        // After a non-capturing move, a repetition under the
+                        // entry can involve the path to it: path-dependent.
+                        if e.bound & COMPLETE == 0
+                            || (self.track_repetition && pos.no_capture() > 0)
+                        {
+                            self.unfinished = true;
                         }
                         return e.value;
                     }
@@ -414,6 +444,8 @@ impl Search<'_> {
             self.path.push(pos.packed());
         }
         let alpha0 = alpha;
+        // The lines under this node alone, for its table entry.
+        let outer_unfinished = std::mem::replace(&mut self.unfinished, false);
         let mut best = -INF;
         let mut best_mv = NO_MOVE;
         for (k, &(_, i)) in idx[..n].iter().enumerate() {
@@ -452,17 +484,20 @@ impl Search<'_> {
         if self.track_repetition {
             self.path.pop();
         }
+        let complete = !self.unfinished;
+        self.unfinished |= outer_unfinished;
         if self.stop {
             return 0;
         }
         if !self.tt.is_empty() {
-            let bound = if best <= alpha0 {
+            let kind = if best <= alpha0 {
                 UPPER
             } else if best >= beta {
                 LOWER
             } else {
                 EXACT
             };
+            let bound = if complete { kind | COMPLETE } else { kind };
             let e = &mut self.tt[slot];
             if e.key != key || e.generation != self.generation || u32::from(e.depth) <= depth {
                 *e = Entry {
@@ -488,7 +523,8 @@ impl Agent for AlphaBeta {
         self.search(game, false).best
     }
 
-    /// Every root move searched with a full window, so each value is exact.
+    /// Every root move searched with a full window, so each value is the
+    /// search's own (proven only when its search was complete).
     fn analyze(&mut self, game: &Game) -> Analysis {
         self.search(game, true)
     }

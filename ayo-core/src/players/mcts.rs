@@ -22,7 +22,7 @@ use std::time::Instant;
 use rand::{Rng as _, SeedableRng};
 
 use super::eval::{evaluate, Weights};
-use super::{Agent, Analysis, Bound, Budget, MoveValue, Rng, Value};
+use super::{Agent, Analysis, Basis, Budget, MoveValue, Proof, Rng, Value};
 use crate::playout::random_playout;
 use crate::{EndReason, Feeding, Game, Move, Player, Position, Repetition, Rules};
 
@@ -343,16 +343,25 @@ impl Mcts {
     fn analysis(&self, sims: u64, depth: u32) -> Analysis {
         let root = &self.tree[0];
         let kids = &self.tree[root.first as usize..(root.first + root.count as u32) as usize];
+        // A move that ends the game is worth its end, proven; any other, the
+        // mean of the simulations through it.
         let value_of = |c: &Node| match c.terminal {
-            Some(_) => (
-                Value::from_final_difference(i32::from(c.terminal_diff)),
-                Bound::Exact,
-            ),
-            None if c.visits == 0 => (Value(0), Bound::Estimate),
-            None => (
-                Value((c.diff / f64::from(c.visits) * f64::from(Value::SEED)).round() as i32),
-                Bound::Estimate,
-            ),
+            Some(_) => MoveValue {
+                mv: c.mv,
+                value: Value::from_final_difference(i32::from(c.terminal_diff)),
+                basis: Basis::Proven(Proof::CompleteSearch),
+            },
+            None => MoveValue {
+                mv: c.mv,
+                value: if c.visits == 0 {
+                    Value(0)
+                } else {
+                    Value((c.diff / f64::from(c.visits) * f64::from(Value::SEED)).round() as i32)
+                },
+                basis: Basis::Estimate {
+                    simulations: u64::from(c.visits),
+                },
+            },
         };
         let best_i = (0..kids.len())
             .max_by(|&a, &b| {
@@ -373,19 +382,13 @@ impl Mcts {
                     .then(b.cmp(&a))
             })
             .expect("the root has children");
-        let mut moves: Vec<MoveValue> = kids
-            .iter()
-            .map(|c| {
-                let (value, bound) = value_of(c);
-                MoveValue {
-                    mv: c.mv,
-                    value,
-                    bound,
-                }
-            })
-            .collect();
+        let mut moves: Vec<MoveValue> = kids.iter().map(value_of).collect();
         moves.sort_by_key(|m| m.mv);
-        let (value, bound) = value_of(&kids[best_i]);
+        let chosen = value_of(&kids[best_i]);
+        let basis = match Basis::of_position(&moves, &chosen, depth) {
+            Basis::Estimate { .. } => Basis::Estimate { simulations: sims },
+            other => other,
+        };
         // The principal variation: most visited children down the tree.
         let mut pv = vec![kids[best_i].mv];
         let mut cur = &kids[best_i];
@@ -400,8 +403,8 @@ impl Mcts {
         }
         Analysis {
             best: Some(kids[best_i].mv),
-            value,
-            bound,
+            value: chosen.value,
+            basis,
             pv,
             moves,
             depth,

@@ -4,8 +4,9 @@
 //! Every player implements [`Agent`]: [`Agent::choose`] picks a move for the
 //! current position of a [`Game`] (the game, not a lone position, so that
 //! repetition can be seen), and [`Agent::analyze`] explains the choice: the
-//! best move, its [`Value`] with a [`Bound`], the principal variation and the
-//! value of every legal move.
+//! best move, its [`Value`] with its [`Basis`] (proven, a depth-limited
+//! search, a bound or an estimate), the principal variation and the value of
+//! every legal move.
 //!
 //! Players never implement a rule: they call the core's move generation
 //! ([`crate::Position::children`]) and score ends with
@@ -37,6 +38,7 @@ use std::str::FromStr;
 use crate::{Game, Move, Outcome, Player};
 
 pub mod alphabeta;
+mod basis;
 mod budget;
 pub mod eval;
 pub mod greedy;
@@ -45,6 +47,7 @@ pub mod mcts;
 pub mod random;
 
 pub use alphabeta::AlphaBeta;
+pub use basis::{Basis, Bound, Limit, Proof};
 pub use budget::{Budget, BudgetError};
 pub use eval::Weights;
 pub use greedy::Greedy;
@@ -52,36 +55,14 @@ pub use levels::Level;
 pub use mcts::Mcts;
 pub use random::RandomPlayer;
 
-/// What a reported value is known to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bound {
-    /// The exact value of the search (to its depth, or proven when [`Value::proven`] says so).
-    Exact,
-    /// The true value is at least this (the move was good enough to cut off).
-    Lower,
-    /// The true value is at most this (the move was refuted and not searched further).
-    Upper,
-    /// A statistical estimate (MCTS: the mean final seed difference of its simulations).
-    Estimate,
-}
-
-impl fmt::Display for Bound {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Bound::Exact => "exact",
-            Bound::Lower => "lower",
-            Bound::Upper => "upper",
-            Bound::Estimate => "estimate",
-        })
-    }
-}
-
 /// A value from the point of view of the player to move: the seed difference
 /// (own final seeds minus the opponent's), in hundredths of a seed.
 ///
 /// A game end found by the search is worth [`Value::WIN`] (or `-WIN`) plus the
 /// final seed difference, so any win ranks above any heuristic score;
-/// [`Value::proven`] recovers the final difference.
+/// [`Value::proven`] recovers the final difference. Whether the value is the
+/// game's value is its [`Basis`]'s to say: a search cut off at a depth can
+/// score a line as a game end that better play elsewhere would change.
 ///
 /// ```
 /// use ayo_core::players::Value;
@@ -123,7 +104,9 @@ impl Value {
         Value::from_final_difference(me - them)
     }
 
-    /// The final seed difference when the value is a proven win or loss.
+    /// The final seed difference when the value is a game end (a win or a
+    /// loss) found by the search; proven only when its [`Basis`] is
+    /// ([`Value::proven_by`]).
     pub const fn proven(self) -> Option<i32> {
         if self.0 > Value::WIN / 2 {
             Some((self.0 - Value::WIN) / Value::SEED)
@@ -167,8 +150,8 @@ pub struct MoveValue {
     pub mv: Move,
     /// Its value for the player to move.
     pub value: Value,
-    /// What the value is known to be.
-    pub bound: Bound,
+    /// Where the value comes from: proven, a depth-limited search, a bound or an estimate.
+    pub basis: Basis,
 }
 
 /// The analysis of a position by one player.
@@ -179,8 +162,8 @@ pub struct Analysis {
     /// The value of the position for the player to move (for an ended game,
     /// the final seed difference).
     pub value: Value,
-    /// What [`Analysis::value`] is known to be.
-    pub bound: Bound,
+    /// Where [`Analysis::value`] comes from ([`Basis::of_position`]).
+    pub basis: Basis,
     /// The principal variation, starting with [`Analysis::best`].
     pub pv: Vec<Move>,
     /// Every legal move with its value, in ascending move order.
@@ -193,21 +176,26 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// The analysis of a game that is over (no move, the final difference), or
-    /// `None` while it goes on.
+    /// The analysis of a game that is over (no move, the final difference,
+    /// proven; a game stopped at its ply cap: 0, not proven), or `None` while
+    /// it goes on.
     pub fn of_ended(game: &Game) -> Option<Analysis> {
         if !game.legal_moves().is_empty() {
             return None;
         }
         let mover = game.position().to_move();
-        let value = match game.outcome() {
-            Some(o) => Value::of_outcome(&o, mover),
-            None => Value(0),
+        // A game stopped at its ply cap has no value to prove: 0, unsearched.
+        let (value, basis) = match game.outcome() {
+            Some(o) => (
+                Value::of_outcome(&o, mover),
+                Basis::Proven(Proof::CompleteSearch),
+            ),
+            None => (Value(0), Basis::Search { depth: 0 }),
         };
         Some(Analysis {
             best: None,
             value,
-            bound: Bound::Exact,
+            basis,
             pv: Vec::new(),
             moves: Vec::new(),
             depth: 0,
@@ -306,8 +294,8 @@ pub fn new_player(kind: Kind, budget: Budget, seed: u64) -> Box<dyn Agent> {
 }
 
 /// The one-ply view shared by the random and greedy players: every legal move
-/// valued by the seed difference right after it (the final difference when it
-/// ends the game).
+/// valued by the seed difference right after it (a search of depth 1), or
+/// the final difference, proven, when it ends the game.
 pub(crate) fn one_ply(game: &Game) -> Vec<MoveValue> {
     let pos = game.position();
     let rules = game.rules();
@@ -316,28 +304,25 @@ pub(crate) fn one_ply(game: &Game) -> Vec<MoveValue> {
     game.children()
         .iter()
         .map(|&(mv, child)| {
-            let value = match child.outcome(rules) {
-                Some(o) => Value::of_outcome(&o, me),
+            let ended = Basis::Proven(Proof::CompleteSearch);
+            let (value, basis) = match child.outcome(rules) {
+                Some(o) => (Value::of_outcome(&o, me), ended),
                 None => {
                     // Repetition needs the history: ask a game.
                     probe.play(mv).expect("a listed child is legal");
                     let v = match probe.outcome() {
-                        Some(o) => Value::of_outcome(&o, me),
+                        Some(o) => (Value::of_outcome(&o, me), ended),
                         None => {
                             let d =
                                 i32::from(child.store(me)) - i32::from(child.store(me.opponent()));
-                            Value(d * Value::SEED)
+                            (Value(d * Value::SEED), Basis::Search { depth: 1 })
                         }
                     };
                     probe.undo();
                     v
                 }
             };
-            MoveValue {
-                mv,
-                value,
-                bound: Bound::Exact,
-            }
+            MoveValue { mv, value, basis }
         })
         .collect()
 }
@@ -347,14 +332,14 @@ pub(crate) type Rng = rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The analysis built from one-ply values, with `best` the chosen move.
 pub(crate) fn one_ply_analysis(game: &Game, moves: Vec<MoveValue>, best: Move) -> Analysis {
-    let value = moves
+    let chosen = *moves
         .iter()
         .find(|m| m.mv == best)
-        .map_or(Value(0), |m| m.value);
+        .expect("the chosen move is among the legal moves");
     Analysis {
         best: Some(best),
-        value,
-        bound: Bound::Exact,
+        value: chosen.value,
+        basis: Basis::of_position(&moves, &chosen, 1),
         pv: vec![best],
         moves,
         depth: 1,

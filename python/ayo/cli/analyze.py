@@ -1,6 +1,8 @@
 """``ayo analyze``: a position's best move, value, variation and every move's value.
 
-The analysis comes from :mod:`ayo.ai` (:meth:`ayo.ai.Player.analyze`).
+The analysis comes from :mod:`ayo.ai` (:meth:`ayo.ai.Player.analyze`); each
+value is printed with its basis, so that only what the databases or a
+complete search prove is called proven, and a depth-limited search says so.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from ayo.cli.board import Style
 from ayo.cli.common import SEAT_NAMES, UsageError, describe_outcome
 from ayo.cli.printout import print_board
 
-__all__ = ["analyze", "game_from_position"]
+__all__ = ["analyze", "fallback_words", "game_from_position"]
 
 
 def game_from_position(text: str) -> Game:
@@ -24,6 +26,16 @@ def game_from_position(text: str) -> Game:
         raise UsageError(f"not a position record: {e}") from None
 
 
+def fallback_words(player: Player) -> str | None:
+    """For a perfect player whose last answer was its fallback's, what it fell back to and why."""
+    if player.source != "fallback" or player.fallback is None:
+        return None
+    return (
+        f"Level perfect fell back to {player.fallback}: neither its databases nor its exact "
+        "search within the budget could answer here."
+    )
+
+
 def _analysis_lines(game: Game, a: Analysis, player: Player) -> list[str]:
     mover = SEAT_NAMES[game.to_move]
     if a.best is None:
@@ -32,13 +44,18 @@ def _analysis_lines(game: Game, a: Analysis, player: Player) -> list[str]:
     by = f"{'level ' if player.level and player.kind != 'perfect' else ''}{player.name}"
     lines = [
         f"Analysis by {by}: depth {a.depth}, {a.nodes} nodes.",
-        f"Best move: {a.best + 1} ({mover}), value {a.text} for {mover} ({a.bound}).",
+        f"Best move: {a.best + 1} ({mover}), value {a.text} for {mover} ({a.label}).",
         f"Principal variation: {pv}",
         "Each legal move:",
     ]
     for m in a.moves:
         mark = "  <- best" if m.action == a.best else ""
-        lines.append(f"  {m.action + 1}: {m.text:>12} ({m.bound}){mark}")
+        lines.append(f"  {m.action + 1}: {m.text:>12} ({m.label}){mark}")
+    if a.basis == "search":
+        lines.append(
+            f"Not proven: the search looks {a.depth} plies ahead and estimates "
+            "the positions it reaches there."
+        )
     return lines
 
 
@@ -53,15 +70,16 @@ def analyze(text: str, player: Player, style: Style, out: TextIO) -> int:
     out.write(f"{SEAT_NAMES[game.to_move]} to move · {game.position_record()}\n\n")
     out.write("\n".join(_analysis_lines(game, player.analyze(game), player)) + "\n")
     source = player.source
-    if source is not None and source in _SOURCES:
+    fallback = fallback_words(player)
+    if fallback is not None:
+        out.write(fallback + "\n")
+    elif source is not None and source in _SOURCES:
         out.write(_SOURCES[source] + "\n")
     return 0
 
 
-# Where a perfect player's answer came from (Player.source), in words.
+# Where a perfect player's proven answer came from (Player.source), in words.
 _SOURCES = {
-    "database": "Exact: every move's value read from the databases.",
-    "search": "Exact: searched above the databases.",
-    "fallback": "The databases and the exact search could not answer within the budget: "
-    "this is level max's analysis.",
+    "database": "Proven: every move's value read from the databases.",
+    "search": "Proven: searched above the databases to the end of every line.",
 }

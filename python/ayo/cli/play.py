@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from ayo import Game, Outcome, Rules
 from ayo.ai import Player
+from ayo.cli.analyze import fallback_words
 from ayo.cli.animation import animate
 from ayo.cli.board import View, draw
 from ayo.cli.common import describe_outcome
@@ -174,9 +175,12 @@ class Session:
         others = ", ".join(f"{m.action + 1}:{KEEP}{m.text}" for m in a.moves)
         pv = " ".join(str(x + 1) for x in a.pv)
         self.message = [
-            f"Hint: play {a.best + 1} (value {a.text} seeds, {a.bound}, depth {a.depth}).",
+            f"Hint: play {a.best + 1} (value {a.text} seeds; {a.label}).",
             f"  Expected line: {pv}. Each move: {others}.",
         ]
+        fallback = fallback_words(player)
+        if fallback is not None:
+            self.message.append(f"  {fallback}")
 
     def _human_turn(self) -> int | None:
         """The human's action, or None to quit; -1 after an undo."""
