@@ -29,7 +29,7 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 AYO_CHROMIUM=$(command -v chromium)
 export AYO_CHROMIUM
-"$AYO_CHROMIUM" --version
+"$AYO_CHROMIUM" --version 2>/dev/null
 
 step "mypy and ruff over tests/browser"
 "$PY" -m mypy --strict tests/browser

@@ -280,6 +280,24 @@ function render({ model, el }) {
     if (!animating) drawView();
   }
 
+  // Keys, as in the web app and `ayo play`: 1 to 6 sow the mover's pits,
+  // Escape skips the sowing. Jupyter's own shortcuts are kept out of the board.
+  root.tabIndex = 0;
+  root.dataset.lmSuppressShortcuts = "true";
+  root.addEventListener("keydown", (event) => {
+    if (event.target !== root) return;
+    if (event.key === "Escape" && animating) {
+      finish();
+    } else if (event.key >= "1" && event.key <= "6" && !animating) {
+      const view = model.get("view");
+      if (view.person_to_move) model.send({ kind: "play", pit: Number(event.key) });
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  });
+
   const onView = () => {
     if (!animating) drawView();
   };

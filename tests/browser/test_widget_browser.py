@@ -299,8 +299,14 @@ def _play(page: Page, server: Server, ui: str) -> None:
     computer.locator(".ayo-undo").click()
     expect(computer).to_have_attribute("data-ply", "0")
     assert _seeds(computer) == before
-    computer.locator('.ayo-pit[data-pit="2"]').click()
+    # Keys 1 to 6 sow too (and do not reach Jupyter's own shortcuts).
+    computer.focus()
+    computer.press("4")
     _settle(computer, 2)
+    expect(message).to_contain_text("You played pit 4")
+    assert _seeds(computer) != before
+    # In command mode "4" would have made the active cell a heading.
+    expect(page.locator(".jp-MarkdownCell")).to_have_count(3)
     computer.scroll_into_view_if_needed()
     _screenshot(page, f"notebook-{ui}.png")
     _screenshot(computer, f"widget-{ui}.png")
