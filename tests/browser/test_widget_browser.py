@@ -36,6 +36,7 @@ import ayo
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "play.ipynb"
+UIS = ("lab", "notebooks")  # JupyterLab's and Notebook 7's pages
 # Generous: the first start of a kernel and of JupyterLab's page is slow on 2 cores.
 TIMEOUT_MS = 60_000
 
@@ -79,7 +80,10 @@ def server() -> Iterator[Server]:
         folder = Path(tmp)
         work = folder / "notebooks"
         work.mkdir()
-        shutil.copy(NOTEBOOK, work / NOTEBOOK.name)
+        # A copy for each page, so that each runs its own kernel from a notebook
+        # with no outputs.
+        for ui in UIS:
+            shutil.copy(NOTEBOOK, work / _copy_name(ui))
         token = os.urandom(16).hex()
         port = _free_port()
         # Settings, workspaces and runtime files in the temporary folder: the
@@ -192,18 +196,22 @@ def _settle(widget: Locator, ply: int) -> bool:
     raise AssertionError(f"the board did not reach ply {ply}: {widget.inner_text()}")
 
 
-def _kernel_idle(server: Server) -> bool:
-    """Whether the notebook's kernel has started and is idle (the server's sessions)."""
+def _copy_name(ui: str) -> str:
+    return f"play-{ui}.ipynb"
+
+
+def _kernel_idle(server: Server, name: str) -> bool:
+    """Whether notebook ``name``'s kernel has started and is idle (the server's sessions)."""
     with urllib.request.urlopen(f"{server.url}/api/sessions?token={server.token}") as answer:
         sessions = json.load(answer)
     return any(
-        str(s.get("path", "")).endswith(NOTEBOOK.name)
+        str(s.get("path", "")).endswith(name)
         and (s.get("kernel") or {}).get("execution_state") == "idle"
         for s in sessions
     )
 
 
-def _run_all(page: Page, server: Server, widgets: Locator, count: int) -> None:
+def _run_all(page: Page, server: Server, name: str, widgets: Locator, count: int) -> None:
     """Run every cell with the Run menu once the kernel is up; wait for ``count`` widgets.
 
     Should JupyterLab still ask which kernel to start, the one it offers
@@ -211,7 +219,7 @@ def _run_all(page: Page, server: Server, widgets: Locator, count: int) -> None:
     """
     page.locator(".jp-Notebook .jp-Cell").first.wait_for()
     deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while not _kernel_idle(server):
+    while not _kernel_idle(server, name):
         if time.monotonic() > deadline:
             raise AssertionError("the notebook's kernel did not start")
         time.sleep(0.2)
@@ -228,7 +236,7 @@ def _run_all(page: Page, server: Server, widgets: Locator, count: int) -> None:
     expect(widgets).to_have_count(count, timeout=1000)
 
 
-@pytest.mark.parametrize("ui", ["lab", "notebooks"])
+@pytest.mark.parametrize("ui", UIS)
 def test_play_in_the_browser(server: Server, browser: Browser, ui: str) -> None:
     start = time.monotonic()
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
@@ -250,9 +258,10 @@ def test_play_in_the_browser(server: Server, browser: Browser, ui: str) -> None:
 def _play(page: Page, server: Server, ui: str) -> None:
     """Open play.ipynb in ``ui`` ("lab" or "notebooks"), run it and play on its boards."""
     where = "lab/tree" if ui == "lab" else "notebooks"
-    page.goto(f"{server.url}/{where}/{NOTEBOOK.name}?token={server.token}")
+    name = _copy_name(ui)
+    page.goto(f"{server.url}/{where}/{name}?token={server.token}")
     widgets = page.locator(".ayo-widget")
-    _run_all(page, server, widgets, 3)
+    _run_all(page, server, name, widgets, 3)
 
     # The first board: the web app's rules (ayo) against the computer, you South.
     computer = widgets.nth(0)
