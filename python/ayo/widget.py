@@ -232,14 +232,8 @@ class Board(anywidget.AnyWidget):
 
     @property
     def rules(self) -> Rules:
-        """The rules of the game on the board (preset and toggles)."""
-        return house_rules(
-            self.preset,
-            relay=self.relay,
-            collect_four=self.collect_four,
-            sweep=self.sweep,
-            feed=self.feed,
-        )
+        """The rules of the game on the board (its preset and toggles)."""
+        return self._game.rules
 
     @property
     def game(self) -> Game:
@@ -262,7 +256,13 @@ class Board(anywidget.AnyWidget):
 
     def new_game(self) -> None:
         """Start again with the current settings; the computer moves if it starts."""
-        rules = self.rules
+        rules = house_rules(
+            self.preset,
+            relay=self.relay,
+            collect_four=self.collect_four,
+            sweep=self.sweep,
+            feed=self.feed,
+        )
         self._game = Game(rules)
         self._player = (
             None if self.opponent == TWO_PLAYERS else Player(self.opponent, seed=self._seed)
@@ -336,7 +336,8 @@ class Board(anywidget.AnyWidget):
         followed by what the move did.
         """
         game = self._game
-        steps = frames(game, action)  # IllegalMoveError, game unchanged
+        # The engine's frames after the first (the position before the move, shown).
+        steps = frames(game, action)[1:]  # IllegalMoveError, game unchanged
         mover = game.to_move
         name = self.names[mover]
         words = f"{name} played pit {action + 1}: {self._effect(action)}."

@@ -237,7 +237,9 @@ function render({ model, el }) {
       for (const pit of frame.pits) marks[pit] = ["ayo-active"];
       drawBoard(frame.board, frame.stores, marks);
       const hand = frame.hand ? " (in hand: " + frame.hand + ")" : "";
-      line.textContent = sowing.title + ": " + frame.caption + hand;
+      status.textContent = sowing.title + ", step " + (k + 1) + " of " + frames.length +
+        " (Skip, Escape or a click on the board jumps to the end)";
+      line.textContent = frame.caption + hand;
       k += 1;
       timer = setTimeout(k < frames.length ? step : next, pause);
     };

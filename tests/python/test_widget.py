@@ -42,7 +42,7 @@ def _first_legal(board: Board) -> int:
 
 def _frames_of(game: ayo.Game, action: int) -> list[dict[str, Any]]:
     out = []
-    for f in frames(game, action):
+    for f in frames(game, action)[1:]:  # the first is the position before
         d = dataclasses.asdict(f)
         out.append({k: list(v) if isinstance(v, tuple) else v for k, v in d.items()})
     return out
