@@ -4,8 +4,10 @@ A Jupyter server runs on localhost (a free port, a token, a temporary folder
 holding a copy of the notebook); headless Chromium (Debian's ``chromium``,
 driven by Playwright) opens the notebook, runs every cell, and plays: a
 click on a pit of the board against the computer changes the counts and the
-turn and brings the computer's reply; a click on the two-player board
-passes the turn. A screenshot of each page is saved and its path printed
+turn and brings the computer's reply (checked against a plain ayo.Game given
+the same moves), hovering shows the engine's landing pit, undo takes back
+both moves and the keys 1 to 6 sow; a click on the two-player board passes
+the turn; a toggle and a preset change the third board's rules. A screenshot of each page is saved and its path printed
 (folder: ``AYO_SCREENSHOTS``, default a temporary folder).
 
 Run by ci/browser.sh (which installs Chromium when it is missing):
@@ -303,6 +305,18 @@ def _play(page: Page, server: Server, ui: str) -> None:
     _settle(two, 2)
     expect(two).to_have_attribute("data-to-move", "0")
     assert _seeds(two) != shown
+
+    # The third board's settings: a toggle and a preset, each a new game.
+    house = widgets.nth(2)
+    rules = house.locator(".ayo-rules")
+    expect(rules).to_have_text("Rules: ayo[capture=across,stuck_seeds=own_side]")
+    house.locator('.ayo-toggle[data-toggle="collect_four"]').check()
+    expect(rules).to_have_text("Rules: ayo[stuck_seeds=own_side]")
+    house.locator(".ayo-select").first.select_option("oware")
+    expect(rules).to_have_text("Rules: oware")
+    expect(house.locator('.ayo-toggle[data-toggle="relay"]')).not_to_be_checked()
+    expect(house.locator('.ayo-toggle[data-toggle="feed"]')).to_be_checked()
+    expect(house).to_have_attribute("data-ply", "0")
 
     # Undo takes back the computer's reply and your move; then play again.
     computer.locator(".ayo-undo").click()
