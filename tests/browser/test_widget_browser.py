@@ -7,8 +7,9 @@ click on a pit of the board against the computer changes the counts and the
 turn and brings the computer's reply (checked against a plain ayo.Game given
 the same moves), hovering shows the engine's landing pit, undo takes back
 both moves and the keys 1 to 6 sow; a click on the two-player board passes
-the turn; a toggle and a preset change the third board's rules. A screenshot of each page is saved and its path printed
-(folder: ``AYO_SCREENSHOTS``, default a temporary folder).
+the turn; a toggle and a preset change the third board's rules. A
+screenshot of each page and of the board is saved and its path printed
+(folder: ``AYO_SCREENSHOTS``/ayo-browser, default the temporary folder).
 
 Run by ci/browser.sh (which installs Chromium when it is missing):
 ``python -m pytest tests/browser``.
