@@ -470,7 +470,7 @@ class Board(anywidget.AnyWidget):
         kind = content.get("kind")
         try:
             if kind == "play":
-                self.play(int(content.get("pit", 0)))
+                self.play(content.get("pit", 0))  # checked by play
             elif kind == "undo":
                 self.undo()
             elif kind == "new_game":
