@@ -317,8 +317,10 @@ def test_the_browsers_requests_play_undo_and_start_again() -> None:
     # A refused request is told in the message, not raised into the kernel.
     board._handle_custom_msg({"kind": "undo"}, [])
     assert board.message == "Nothing to undo: no move has been played."
-    board._handle_custom_msg({"kind": "play", "pit": 9}, [])
-    assert "pit must be 1 to 6" in board.message
+    for pit in (9, "x", None):
+        board._handle_custom_msg({"kind": "play", "pit": pit}, [])
+        assert "pit must be 1 to 6" in board.message
+    assert board.game.moves == []
     board._handle_custom_msg({"kind": "play", "pit": 1}, [])
     board._handle_custom_msg({"kind": "new_game"}, [])
     assert board.game.moves == []
