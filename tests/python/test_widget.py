@@ -40,9 +40,11 @@ def _first_legal(board: Board) -> int:
     return next(int(m["number"]) for m in board.view["moves"] if m["legal"])
 
 
-def _frames_of(game: ayo.Game, action: int) -> list[dict[str, Any]]:
+def _frames_of(
+    game: ayo.Game, action: int, names: tuple[str, str] = ("South", "North")
+) -> list[dict[str, Any]]:
     out = []
-    for f in frames(game, action)[1:]:  # the first is the position before
+    for f in frames(game, action, names=names)[1:]:  # the first is the position before
         d = dataclasses.asdict(f)
         out.append({k: list(v) if isinstance(v, tuple) else v for k, v in d.items()})
     return out
@@ -94,7 +96,7 @@ def test_a_click_sows_with_the_engines_frames_and_the_computer_replies() -> None
     assert board.sowing["id"] == 2
     assert board.sowing["mover"] == 1
     assert board.sowing["title"] == f"Computer sows pit {moves[1] - 5}"
-    assert board.sowing["frames"] == _frames_of(after_mine, moves[1] - 6)
+    assert board.sowing["frames"] == _frames_of(after_mine, moves[1] - 6, board.names)
 
 
 def test_the_computer_plays_as_its_level_and_seed_would() -> None:
