@@ -40,7 +40,9 @@ def circles(svg_text: str) -> dict[int, ET.Element]:
         title = el.find(f"{SVG}title")
         assert title is not None
         assert title.text is not None
-        pit = int(title.text.split(":")[0].removeprefix("pit "))
+        # "North's pit 3: 4 seeds": the owner's pit 1..6, as people number them.
+        owner, number = title.text.split(":")[0].split("'s pit ")
+        pit = int(number) - 1 + (6 if owner == "North" else 0)
         found[pit] = el
     return found
 

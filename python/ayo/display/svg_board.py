@@ -27,6 +27,7 @@ from ayo.display._style import (
     _row,
 )
 from ayo.display.text_board import status_line
+from ayo.display.words import pit_name
 
 if TYPE_CHECKING:
     from ayo._ayo import Game
@@ -126,19 +127,14 @@ def _svg_board(
             stroke = f' stroke="{_ACTIVE}" stroke-width="5"'
         elif pit == last_pit:
             stroke = f' stroke="{_LAST_MOVE}" stroke-width="5"'
-        owner = PLAYER_NAMES[0 if pit < 6 else 1]
         out.append(
             f'<circle cx="{cx:g}" cy="{cy:g}" r="{c / 2 - 8:g}" fill="{_PIT}"{stroke}>'
-            f"<title>pit {pit}: {owner} {_move_number(pit)}, "
+            f"<title>{pit_name(pit, PLAYER_NAMES)}: "
             f"{int(board[pit])} seeds</title></circle>"
         )
         out.append(
             f'<text x="{cx:g}" y="{cy + 7:g}" font-size="20" font-weight="bold" '
             f'text-anchor="middle" fill="{_SEED_TEXT}">{int(board[pit])}</text>'
-        )
-        out.append(
-            f'<text x="{cx + 15:g}" y="{cy + 19:g}" font-size="8" '
-            f'text-anchor="middle" fill="#d9c3a5">{pit}</text>'
         )
         label_y = _LABEL - 6 if row == 0 else h - 5
         out.append(
