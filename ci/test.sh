@@ -18,3 +18,4 @@ bash ci/c.sh
 
 echo "== Python"
 bash ci/python.sh
+bash ci/wheel.sh
