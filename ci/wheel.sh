@@ -37,8 +37,9 @@ rm -f "$DIST"/ayo-*.whl "$DIST"/ayo-*.tar.gz
 
 step "wheel: maturin build --release --zig"
 start=$(date +%s)
-# maturin runs zig as `python3 -m ziglang` from the PATH.
-PATH="$TOOLS/bin:$PATH" maturin build --release --zig --out "$DIST"
+# maturin runs zig as `python -m ziglang`, with the tools' python.
+CARGO_ZIGBUILD_PYTHON_PATH="$TOOLS/bin/python" \
+    "$TOOLS/bin/maturin" build --release --zig --out "$DIST"
 echo "wheel built in $(( $(date +%s) - start ))s"
 wheels=("$DIST"/ayo-*.whl)
 if [ "${#wheels[@]}" -ne 1 ] || [ ! -f "${wheels[0]}" ]; then fail "expected one wheel in $DIST"; fi
