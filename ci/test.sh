@@ -19,3 +19,4 @@ bash ci/c.sh
 echo "== Python"
 bash ci/python.sh
 bash ci/browser.sh
+bash ci/wheel.sh
