@@ -7,6 +7,7 @@
 
 use std::cell::RefCell;
 use std::ffi::c_char;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -60,9 +61,12 @@ thread_local! {
 /// detail for the calling thread (`ayo_database_last_error`).
 fn guard_database(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
     let (code, detail) = guard_detail(f);
-    // A thread being torn down has no storage left; the code still tells.
-    let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = detail);
-    code
+    // Inside the panic boundary too. A thread being torn down has no
+    // storage left; the code still tells.
+    let recorded = catch_unwind(AssertUnwindSafe(|| {
+        let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = detail);
+    }));
+    recorded.map_or(ayo_result::Panic, |()| code)
 }
 
 /// Writes the detail of the last failed `ayo_database_open`,

@@ -988,9 +988,9 @@ pub unsafe extern "C" fn ayo_game_perft(
 }
 
 /// Writes the detail of the last failure of a call that takes a non-const
-/// `ayo_game *` (e.g. `"bad board at offset 22: `x` is not a seed count
-/// 0..=255"`, or `"pit 2 is empty"`) into `buf`; the empty string when the
-/// last such call succeeded. Calls on a const handle do not touch it. Text
+/// `ayo_game *` (e.g. ``"bad board at offset 11: `z` is not a seed count 0
+/// to 255"``, or `"North's pit 2 is empty"`: pits as the call numbered
+/// them) into `buf`; the empty string when the last such call succeeded. Calls on a const handle do not touch it. Text
 /// out-parameter convention as for `ayo_result_message`.
 ///
 /// Thread safety: reads `game`; may run concurrently with other read-only
