@@ -60,10 +60,16 @@ g++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -Iinclude "$work/h.c" -o 
 "$work/h_c99" && "$work/h_cxx11" || die "ayo_setup is not 24 bytes"
 ok "ayo.h compiles cleanly as C99 and C++11 (-Wpedantic)"
 
-say "build libayo (release) and install it into a prefix"
+say "build libayo (release), the reference games, and install libayo into a prefix"
 cargo build --release --locked -p ayo-ffi
+size() { du -k --apparent-size "$1" | cut -f1; }
+plain_sizes="libayo.so $(size "$target_dir/release/libayo.so") KiB, libayo.a $(size "$target_dir/release/libayo.a") KiB"
+# The games of the computer players, played by ayo-core directly (Rust),
+# for tests/c/test_player.c (before install.sh rebuilds the library alone).
+cargo run --release --locked -q -p ayo-ffi --example player_reference >"$work/reference.txt"
+ok "$(wc -l <"$work/reference.txt") reference games for tests/c/test_player.c"
 prefix=$work/prefix
-ayo-ffi/install.sh "$prefix" --no-build
+ayo-ffi/install.sh "$prefix"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 [ "$(pkg-config --modversion ayo)" = "$version" ] || die "pkg-config version"
 for f in include/ayo.h include/ayo.hpp lib/libayo.a lib/cmake/ayo/ayoConfig.cmake lib/cmake/ayo/ayoConfigVersion.cmake; do
@@ -89,9 +95,9 @@ readelf -S "$real" >"$work/so.sections"
 readelf -S "$prefix/lib/libayo.a" >"$work/a.sections" 2>/dev/null || true
 grep -q '\.debug_' "$work/so.sections" && die "libayo.so.$version has debug sections"
 grep -q '\.debug_' "$work/a.sections" && die "libayo.a has debug sections"
-size() { du -k --apparent-size "$1" | cut -f1; }
-ok "stripped: libayo.so $(size "$target_dir/release/libayo.so") KiB built, $(size "$real") KiB installed;" \
-  "libayo.a $(size "$target_dir/release/libayo.a") KiB built, $(size "$prefix/lib/libayo.a") KiB installed"
+ok "sizes: cargo build --release: $plain_sizes; link-time optimised: libayo.so" \
+  "$(size "$target_dir/release/libayo.so") KiB, libayo.a $(size "$target_dir/release/libayo.a") KiB;" \
+  "installed (stripped): libayo.so $(size "$real") KiB, libayo.a $(size "$prefix/lib/libayo.a") KiB"
 # The shared library exports exactly the functions the header declares.
 nm -D --defined-only "$real" | awk '{print $3}' | sort >"$work/exported"
 grep -oE '\bayo_[a-z_]+\(' include/ayo.h | tr -d '(' | sort -u >"$work/declared"
@@ -124,10 +130,6 @@ run() {
   cat "$log"
   grep -E '^[a-z+-]+: [0-9]+ passed, 0 failed$' "$log" | tail -1 >>"$counts" || die "$name printed no count"
 }
-
-say "reference games of the computer players, played by ayo-core directly (Rust)"
-cargo run --release --locked -q -p ayo-ffi --example player_reference >"$work/reference.txt"
-ok "$(wc -l <"$work/reference.txt") reference games for tests/c/test_player.c"
 
 say "C and C++ tests against the shared library"
 gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_api"
