@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# CI step for the C ABI (ayo-ffi, include/ayo.h, tests/c, examples/c).
+# CI step for the C ABI and the C++ layer (ayo-ffi, include/ayo.h,
+# include/ayo.hpp, tests/c, examples/c, examples/cpp).
 # Run from anywhere: bash ci/c.sh. Installs what it needs when missing
-# (cbindgen 0.29.4 through cargo, cmake and pkg-config through apt), so it is
-# quick on a machine that already has them. See docs/c-api.md, "Tests".
+# (cbindgen 0.29.4 through cargo, cmake, pkg-config, valgrind and binutils
+# through apt), so it is quick on a machine that already has them.
+# Honours CARGO_TARGET_DIR (the target directory comes from cargo metadata).
+# See docs/c-api.md, "Tests".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -33,10 +36,13 @@ command -v cmake >/dev/null || missing+=(cmake)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v g++ >/dev/null || missing+=(g++)
 command -v valgrind >/dev/null || missing+=(valgrind)
+command -v readelf >/dev/null || missing+=(binutils)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+target_dir=$(cargo metadata --format-version 1 --no-deps | sed -E 's/.*"target_directory":"([^"]*)".*/\1/')
+[ -d "$target_dir" ] || mkdir -p "$target_dir"
 
 say "header: regenerate with cbindgen $CBINDGEN_VERSION and compare"
 cbindgen --quiet --config ayo-ffi/cbindgen.toml --crate ayo-ffi --output "$work/ayo.h"
@@ -54,15 +60,46 @@ g++ -x c++ -std=c++11 -Wall -Wextra -Wpedantic -Werror -Iinclude "$work/h.c" -o 
 "$work/h_c99" && "$work/h_cxx11" || die "ayo_setup is not 24 bytes"
 ok "ayo.h compiles cleanly as C99 and C++11 (-Wpedantic)"
 
-say "build libayo (release) and install into a prefix"
+say "build libayo (release), the reference games, and install libayo into a prefix"
 cargo build --release --locked -p ayo-ffi
+size() { du -k --apparent-size "$1" | cut -f1; }
+plain_sizes="libayo.so $(size "$target_dir/release/libayo.so") KiB, libayo.a $(size "$target_dir/release/libayo.a") KiB"
+# The games of the computer players, played by ayo-core directly (Rust),
+# for tests/c/test_player.c (before install.sh rebuilds the library alone).
+cargo run --release --locked -q -p ayo-ffi --example player_reference >"$work/reference.txt"
+ok "$(wc -l <"$work/reference.txt") reference games for tests/c/test_player.c"
 prefix=$work/prefix
-ayo-ffi/install.sh "$prefix" --no-build
+ayo-ffi/install.sh "$prefix"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 [ "$(pkg-config --modversion ayo)" = "$version" ] || die "pkg-config version"
-ok "installed $version with pkg-config and CMake files"
+for f in include/ayo.h include/ayo.hpp lib/libayo.a lib/cmake/ayo/ayoConfig.cmake lib/cmake/ayo/ayoConfigVersion.cmake; do
+  [ -f "$prefix/$f" ] || die "$f was not installed"
+done
+cmp -s include/ayo.h "$prefix/include/ayo.h" && cmp -s include/ayo.hpp "$prefix/include/ayo.hpp" \
+  || die "the installed headers are not include/ayo.h and include/ayo.hpp"
+ok "installed $version with ayo.h, ayo.hpp, pkg-config and CMake files"
+# The versioned shared library: the real file, its SONAME, the symlinks.
+major=${version%%.*}
+real=$prefix/lib/libayo.so.$version
+[ -f "$real" ] && [ ! -L "$real" ] || die "no libayo.so.$version"
+[ "$(readlink "$prefix/lib/libayo.so.$major")" = "libayo.so.$version" ] || die "libayo.so.$major is not a link to libayo.so.$version"
+[ "$(readlink "$prefix/lib/libayo.so")" = "libayo.so.$major" ] || die "libayo.so is not a link to libayo.so.$major"
+readelf -d "$real" >"$work/so.dynamic"
+soname=$(sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p' "$work/so.dynamic")
+[ "$soname" = "libayo.so.$major" ] || die "SONAME is '$soname', expected libayo.so.$major"
+ok "libayo.so -> libayo.so.$major -> libayo.so.$version, SONAME $soname"
+# Stripped: no debug sections in either library; the sizes against the build's.
+# (readelf's output goes to files: `readelf | grep -q` under pipefail fails
+# when grep stops reading early.)
+readelf -S "$real" >"$work/so.sections"
+readelf -S "$prefix/lib/libayo.a" >"$work/a.sections" 2>/dev/null || true
+grep -q '\.debug_' "$work/so.sections" && die "libayo.so.$version has debug sections"
+grep -q '\.debug_' "$work/a.sections" && die "libayo.a has debug sections"
+ok "sizes: cargo build --release: $plain_sizes; link-time optimised: libayo.so" \
+  "$(size "$target_dir/release/libayo.so") KiB, libayo.a $(size "$target_dir/release/libayo.a") KiB;" \
+  "installed (stripped): libayo.so $(size "$real") KiB, libayo.a $(size "$prefix/lib/libayo.a") KiB"
 # The shared library exports exactly the functions the header declares.
-nm -D --defined-only "$prefix/lib/libayo.so" | awk '{print $3}' | sort >"$work/exported"
+nm -D --defined-only "$real" | awk '{print $3}' | sort >"$work/exported"
 grep -oE '\bayo_[a-z_]+\(' include/ayo.h | tr -d '(' | sort -u >"$work/declared"
 diff -u "$work/declared" "$work/exported" || die "libayo.so exports differ from the functions of include/ayo.h"
 ok "libayo.so exports exactly the $(wc -l <"$work/declared") functions of include/ayo.h"
@@ -72,6 +109,8 @@ CXXFLAGS=(-std=c++17 -Wall -Wextra -Wpedantic -Werror -g -Itests/c)
 SAN=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 # shellcheck disable=SC2207
 SHARED=($(pkg-config --cflags ayo) $(pkg-config --libs ayo) -Wl,-rpath,"$prefix/lib")
+# libayo.a by its path with the private libraries that pkg-config --static
+# names (linking statically the rest of the program would need -static).
 STATIC=(-I"$prefix/include" "$prefix/lib/libayo.a" $(pkg-config --static --libs-only-l ayo | sed 's/-layo//'))
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -92,16 +131,13 @@ run() {
   grep -E '^[a-z+-]+: [0-9]+ passed, 0 failed$' "$log" | tail -1 >>"$counts" || die "$name printed no count"
 }
 
-say "reference games of the computer players, played by ayo-core directly (Rust)"
-cargo run --release --locked -q -p ayo-ffi --example player_reference >"$work/reference.txt"
-ok "$(wc -l <"$work/reference.txt") reference games for tests/c/test_player.c"
-
 say "C and C++ tests against the shared library"
 gcc "${CFLAGS[@]}" tests/c/test_api.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_api"
 gcc "${CFLAGS[@]}" tests/c/test_vectors.c tests/c/json.c tests/c/check.c "${SHARED[@]}" -o "$work/test_vectors"
 gcc "${CFLAGS[@]}" tests/c/test_player.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_player"
 gcc "${CFLAGS[@]}" tests/c/test_database.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_database"
 gcc "${CFLAGS[@]}" tests/c/test_db_limits.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_db_limits"
+gcc "${CFLAGS[@]}" tests/c/test_messages.c tests/c/check.c "${SHARED[@]}" -lpthread -o "$work/test_messages"
 gcc "${CFLAGS[@]}" -c tests/c/json.c -o "$work/json.o"
 g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${SHARED[@]}" -pthread -o "$work/test_cpp"
 run c-api "$work/test_api"
@@ -109,6 +145,7 @@ run c-vectors "$work/test_vectors" "$vectors"
 run c-player "$work/test_player" "$work/reference.txt"
 run c-database "$work/test_database"
 run c-db-limits "$work/test_db_limits"
+run c-messages "$work/test_messages"
 run cpp "$work/test_cpp" "$vectors"
 
 say "the same under AddressSanitizer + UndefinedBehaviorSanitizer (static library, leaks checked)"
@@ -120,6 +157,8 @@ gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_database.c tests/c/check.c "${STATIC
   -o "$work/test_database_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_db_limits.c tests/c/check.c "${STATIC[@]}" -lpthread \
   -o "$work/test_db_limits_san"
+gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_messages.c tests/c/check.c "${STATIC[@]}" -lpthread \
+  -o "$work/test_messages_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" -c tests/c/json.c -o "$work/json_san.o"
 g++ "${CXXFLAGS[@]}" "${SAN[@]}" tests/c/test_cpp.cpp "$work/json_san.o" "${STATIC[@]}" -pthread \
   -o "$work/test_cpp_san"
@@ -130,6 +169,7 @@ run c-database-asan "$work/test_database_san"
 # --no-rlimit: the sanitizers' allocators stop on a failed allocation, so
 # the out-of-memory part runs only against the shared library above.
 run c-db-limits-asan "$work/test_db_limits_san" --no-rlimit
+run c-messages-asan "$work/test_messages_san"
 run cpp-asan "$work/test_cpp_san" "$vectors"
 
 say "valgrind memcheck (it also sees inside libayo, which the sanitizers do not instrument)"
@@ -192,7 +232,7 @@ check_example() {
   ok "$name: $(tail -1 "$work/$name.out")"
 }
 # The plain cc line of docs/c-api.md.
-cc -std=c11 -Wall -Wextra -Werror -Iinclude examples/c/random_game.c "${CARGO_TARGET_DIR:-target}/release/libayo.a" -lpthread -ldl -lm \
+cc -std=c11 -Wall -Wextra -Werror -Iinclude examples/c/random_game.c "$target_dir/release/libayo.a" -lpthread -ldl -lm \
   -o "$work/random_game_cc"
 check_example "plain cc" "$work/random_game_cc" oware 7
 # pkg-config, as in docs/c-api.md.
@@ -217,10 +257,30 @@ check_vs_computer() {
   grep -Eq '^your move .*hint: pit [1-6] \(' "$work/$name.log" || die "$name: no hint shown"
   check_example "$name" tail -2 "$work/$name.log"
 }
-cc -std=c11 -Wall -Wextra -Werror -Iinclude examples/c/vs_computer.c "${CARGO_TARGET_DIR:-target}/release/libayo.a" \
+cc -std=c11 -Wall -Wextra -Werror -Iinclude examples/c/vs_computer.c "$target_dir/release/libayo.a" \
   -lpthread -ldl -lm -o "$work/vs_computer_cc"
 check_vs_computer "vs_computer (plain cc)" "$work/vs_computer_cc" oware 3 5
 check_vs_computer "vs_computer (cmake)" "$work/cmake/vs_computer" ayo 2 9
+# The --static form of pkg-config: a fully static program (glibc warns
+# about the name-service functions that Rust's std holds; ayo calls none).
+# shellcheck disable=SC2046
+cc -static $(pkg-config --static --cflags ayo) examples/c/random_game.c $(pkg-config --static --libs ayo) \
+  -o "$work/random_game_static_pc" 2>"$work/static_pc.log" || die "cc -static with pkg-config --static: $(cat "$work/static_pc.log")"
+readelf -d "$work/random_game_static_pc" >"$work/static_pc.dynamic" 2>&1 || true
+grep -q NEEDED "$work/static_pc.dynamic" && die "the pkg-config --static program needs shared libraries"
+check_example "pkg-config --static (no shared library needed)" "$work/random_game_static_pc" oware 5
+# The C++ example: examples/cpp with find_package(ayo), shared and static.
+cmake -S examples/cpp -B "$work/cmake-cpp" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Wpedantic -Werror" \
+  >"$work/cmake-cpp.log" 2>&1 || die "cmake configure (C++): $(cat "$work/cmake-cpp.log")"
+cmake --build "$work/cmake-cpp" >>"$work/cmake-cpp.log" 2>&1 || die "cmake build (C++): $(cat "$work/cmake-cpp.log")"
+readelf -d "$work/cmake-cpp/computer_game" >"$work/computer_game.dynamic"
+grep -q "NEEDED.*\[libayo.so.$major\]" "$work/computer_game.dynamic" || die "computer_game does not need libayo.so.$major"
+check_example "C++ cmake ayo::ayo (NEEDED libayo.so.$major)" "$work/cmake-cpp/computer_game" oware 4 7
+check_example "C++ cmake ayo::ayo_static" "$work/cmake-cpp/computer_game_static" ayoayo 2 3
+if "$work/cmake-cpp/computer_game" ayo 9 >/dev/null 2>"$work/cpp_err.log"; then die "computer_game accepted level 9"; fi
+grep -qx 'computer_game: AYO_RESULT_UNKNOWN_LEVEL: unknown level; valid levels: 1 to 8 and max' "$work/cpp_err.log" \
+  || die "computer_game's error: $(cat "$work/cpp_err.log")"
+ok "C++ example: a bad level is an ayo::Error with its code and message"
 # An incompatible version request must be refused.
 mkdir -p "$work/cmake-v"
 printf 'cmake_minimum_required(VERSION 3.16)\nproject(v C)\nfind_package(ayo %s REQUIRED)\n' "$((${version%%.*} + 1)).0" \

@@ -36,8 +36,11 @@
  * leaves it unchanged (except a player whose analysis did not fit the
  * caller's array: see ayo_player_analyze) and keeps a detailed message on it
  * (ayo_rules_last_error, ayo_game_last_error, ayo_game_last_record_error,
- * ayo_player_last_error). A panic inside the library is caught and returned
- * as AYO_RESULT_PANIC.
+ * ayo_player_last_error); the database calls, which take const handles, keep
+ * theirs for the calling thread (ayo_database_last_error). Messages number
+ * pits as the call did: the mover's pits 1 to 6, or absolute pits 0 to 11 for
+ * ayo_game_play_pit. A panic inside the library is caught and returned as
+ * AYO_RESULT_PANIC.
  *
  * Threads. Distinct handles may be used from different threads at once.
  * Functions taking a const handle only read it and may run concurrently on the
@@ -154,9 +157,10 @@
  *
  * The numbers are stable: a code keeps its number in every later version and
  * a retired code's number is never given to another. They are grouped:
- * 0 success; 1..=9 misuse of the API; 10..=19 rules; 20..=29 positions and
- * records; 30..=49 moves; 50..=59 game queries; 100..=109 the computer-player
- * handle (`ayo_player`); 110..=119 endgame databases (`ayo_database`).
+ * 0 success; 1 to 9 misuse of the API; 10 to 19 rules; 20 to 29 positions
+ * and records; 30 to 49 moves; 50 to 59 game queries; 100 to 109 the
+ * computer-player handle (`ayo_player`); 110 to 119 endgame databases
+ * (`ayo_database`).
  */
 typedef enum ayo_result {
   /**
@@ -213,11 +217,12 @@ typedef enum ayo_result {
    */
   AYO_RESULT_MALFORMED_RECORD = 21,
   /**
-   * An absolute pit outside 0..=11.
+   * An absolute pit outside 0 to 11 (`ayo_game_play_pit`).
    */
   AYO_RESULT_PIT_OUT_OF_RANGE = 30,
   /**
-   * A mover-relative pit outside 1..=6.
+   * A pit of the mover outside 1 to 6 (`ayo_game_play`, `ayo_game_trace`,
+   * a move of a game record).
    */
   AYO_RESULT_ACTION_OUT_OF_RANGE = 31,
   /**
@@ -241,7 +246,9 @@ typedef enum ayo_result {
    */
   AYO_RESULT_GAME_OVER = 36,
   /**
-   * The game reached its ply cap (see `ayo_game_set_ply_cap`).
+   * The game reached its ply cap (see `ayo_game_set_ply_cap`): moves are
+   * refused, and `ayo_game_outcome` has no outcome to give, since the game
+   * did not end by the rules.
    */
   AYO_RESULT_TRUNCATED = 37,
   /**
@@ -894,6 +901,22 @@ extern "C" {
 const char *ayo_version(void);
 
 /**
+ * Writes the detail of the last failed `ayo_database_open`,
+ * `ayo_database_open_up_to`, `ayo_database_build` or `ayo_database_verify`
+ * called on this thread (which file, and what is wrong with it) into `buf`;
+ * the empty string when the last of them on this thread succeeded or none
+ * was called. Text out-parameter convention as for `ayo_result_message`.
+ *
+ * Thread safety: may be called from any thread at any time; each thread
+ * has its own detail, so threads opening databases at once do not see each
+ * other's.
+ *
+ * # Safety
+ * `buf` NULL or valid for `len` bytes; `written` NULL or valid for a write.
+ */
+enum ayo_result ayo_database_last_error(char *buf, size_t len, size_t *written);
+
+/**
  * Loads the endgame databases of `rules` from the directory `dir`: every
  * consecutive layer file `0, 1, 2, …` of these rules found there (the files
  * `ayo_database_build` and the `ayo-solve build` command write; the rules'
@@ -913,18 +936,18 @@ const char *ayo_version(void);
  * `AYO_RESULT_DATABASE_OUT_OF_MEMORY` when the layers do not fit in memory
  * (nothing is kept);
  * `AYO_RESULT_INVALID_UTF8` when `dir` is not UTF-8. On failure
- * `ayo_rules_last_error(rules)` says which file and what is wrong (the
- * rules themselves are unchanged); after a success it is empty.
+ * `ayo_database_last_error` (on the same thread) says which file and what
+ * is wrong; after a success it is empty.
  *
- * Thread safety: needs `rules` exclusively (the failure detail is kept on
- * it; clone the rules to open databases on several threads at once).
- * Loading reads the whole of every file in the calling thread.
+ * Thread safety: reads `rules`; may run concurrently with other read-only
+ * calls on it, so several threads may open databases with one rules
+ * handle. Loading reads the whole of every file in the calling thread.
  *
  * # Safety
  * `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
  * valid for a write.
  */
-enum ayo_result ayo_database_open(struct ayo_rules *rules,
+enum ayo_result ayo_database_open(const struct ayo_rules *rules,
                                   const char *dir,
                                   struct ayo_database **out_database);
 
@@ -938,15 +961,15 @@ enum ayo_result ayo_database_open(struct ayo_rules *rules,
  * `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
  * `AYO_MAX_DATABASE_SEEDS`; `AYO_RESULT_DATABASE_MISSING` when a layer
  * 0..=`max_seeds` has no file (the detail names it); otherwise the codes of
- * `ayo_database_open`, with the detail in `ayo_rules_last_error(rules)`.
+ * `ayo_database_open`, with the detail in `ayo_database_last_error`.
  *
- * Thread safety: needs `rules` exclusively, as for `ayo_database_open`.
+ * Thread safety: reads `rules`, as `ayo_database_open`.
  *
  * # Safety
  * `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
  * valid for a write.
  */
-enum ayo_result ayo_database_open_up_to(struct ayo_rules *rules,
+enum ayo_result ayo_database_open_up_to(const struct ayo_rules *rules,
                                         const char *dir,
                                         uint32_t max_seeds,
                                         struct ayo_database **out_database);
@@ -977,16 +1000,16 @@ enum ayo_result ayo_database_open_up_to(struct ayo_rules *rules,
  * `max_seeds` or more memory resumes from them); otherwise the codes of
  * `ayo_database_open` (`AYO_RESULT_DATABASE_IO` also when the directory or
  * a file cannot be created or written, or the threads cannot be started),
- * with the detail in `ayo_rules_last_error(rules)`.
+ * with the detail in `ayo_database_last_error`.
  *
- * Thread safety: needs `rules` exclusively, as for `ayo_database_open`.
- * Two builds must not write the same directory at once.
+ * Thread safety: reads `rules`, as `ayo_database_open`. Two builds must
+ * not write the same directory at once.
  *
  * # Safety
  * `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
  * valid for a write.
  */
-enum ayo_result ayo_database_build(struct ayo_rules *rules,
+enum ayo_result ayo_database_build(const struct ayo_rules *rules,
                                    uint32_t max_seeds,
                                    const char *dir,
                                    uint32_t threads,
@@ -1028,7 +1051,8 @@ enum ayo_result ayo_database_max_seeds(const struct ayo_database *database, uint
  * sound databases). Takes about as long as loading and reading every
  * successor of every board once; runs on a pool of `threads` threads of its
  * own (0: one per core, at most `AYO_MAX_THREADS`, else
- * `AYO_RESULT_INVALID_ARGUMENT`).
+ * `AYO_RESULT_INVALID_ARGUMENT`, with the detail in
+ * `ayo_database_last_error`).
  *
  * Thread safety: reads `database`; may run concurrently with any other call
  * on it except `ayo_database_free`.
@@ -1072,7 +1096,7 @@ enum ayo_result ayo_database_verify(const struct ayo_database *database,
  * `database` NULL or live; `out_player` NULL or valid for a write.
  */
 enum ayo_result ayo_player_new_perfect(const struct ayo_database *database,
-                                       int32_t budget_kind,
+                                       ayo_budget_kind budget_kind,
                                        uint64_t amount,
                                        uint64_t seed,
                                        struct ayo_player **out_player);
@@ -1368,7 +1392,9 @@ enum ayo_result ayo_game_status(const struct ayo_game *game, enum ayo_status *st
 
 /**
  * Writes the outcome of a finished game: winner, reason and final scores.
- * `AYO_RESULT_GAME_NOT_OVER` while the game goes on (also when truncated).
+ * `AYO_RESULT_GAME_NOT_OVER` while the game goes on; `AYO_RESULT_TRUNCATED`
+ * when it stopped at its ply cap (`ayo_game_set_ply_cap`) before an end by
+ * the rules, so it has no outcome (raise or clear the cap to play on).
  *
  * Thread safety: reads `game`; may run concurrently with other read-only
  * calls on the same handle.
@@ -1476,9 +1502,9 @@ enum ayo_result ayo_game_perft(const struct ayo_game *game, uint32_t depth, uint
 
 /**
  * Writes the detail of the last failure of a call that takes a non-const
- * `ayo_game *` (e.g. `"bad board at offset 22: `x` is not a seed count
- * 0..=255"`, or `"pit 2 is empty"`) into `buf`; the empty string when the
- * last such call succeeded. Calls on a const handle do not touch it. Text
+ * `ayo_game *` (e.g. ``"bad board at offset 11: `z` is not a seed count 0
+ * to 255"``, or `"North's pit 2 is empty"`: pits as the call numbered
+ * them) into `buf`; the empty string when the last such call succeeded. Calls on a const handle do not touch it. Text
  * out-parameter convention as for `ayo_result_message`.
  *
  * Thread safety: reads `game`; may run concurrently with other read-only
@@ -1582,8 +1608,8 @@ enum ayo_result ayo_player_new_level(const char *level,
  * # Safety
  * `out_player` NULL or valid for a write.
  */
-enum ayo_result ayo_player_new_kind(int32_t kind,
-                                    int32_t budget_kind,
+enum ayo_result ayo_player_new_kind(ayo_player_kind kind,
+                                    ayo_budget_kind budget_kind,
                                     uint64_t amount,
                                     uint64_t seed,
                                     struct ayo_player **out_player);

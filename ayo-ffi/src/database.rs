@@ -5,7 +5,9 @@
 //! `ayo-solve`'s. A database is immutable once made, so the handle holds it in
 //! an `Arc` that `perfect` players share.
 
+use std::cell::RefCell;
 use std::ffi::c_char;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -13,10 +15,10 @@ use ayo_solve::perfect::{Perfect, Source};
 use ayo_solve::threads::{run_on_threads, PoolError};
 use ayo_solve::Database;
 
-use crate::player::{ayo_player, budget};
+use crate::player::{ayo_player, budget, BudgetKindArg};
 use crate::result::ayo_result;
 use crate::rules::ayo_rules;
-use crate::util::{guard, guard_mut, in_str, need, out, query, Fail};
+use crate::util::{guard, guard_detail, in_str, need, out, query, write_str, Fail};
 
 /// The largest `max_seeds` of `ayo_database_build` (the file format's limit;
 /// in practice the time and memory a layer takes set a lower one: layer 24
@@ -47,6 +49,52 @@ impl ayo_database {
     fn boxed(db: Database) -> *mut ayo_database {
         Box::into_raw(Box::new(ayo_database { db: Arc::new(db) }))
     }
+}
+
+thread_local! {
+    /// The detail of the last database call that failed on this thread
+    /// (`ayo_database_last_error`); empty after one that succeeded.
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Runs a database call inside the panic boundary and keeps its failure
+/// detail for the calling thread (`ayo_database_last_error`).
+fn guard_database(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
+    let (code, detail) = guard_detail(f);
+    // Inside the panic boundary too. A thread being torn down has no
+    // storage left; the code still tells.
+    let recorded = catch_unwind(AssertUnwindSafe(|| {
+        let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = detail);
+    }));
+    recorded.map_or(ayo_result::Panic, |()| code)
+}
+
+/// Writes the detail of the last failed `ayo_database_open`,
+/// `ayo_database_open_up_to`, `ayo_database_build` or `ayo_database_verify`
+/// called on this thread (which file, and what is wrong with it) into `buf`;
+/// the empty string when the last of them on this thread succeeded or none
+/// was called. Text out-parameter convention as for `ayo_result_message`.
+///
+/// Thread safety: may be called from any thread at any time; each thread
+/// has its own detail, so threads opening databases at once do not see each
+/// other's.
+///
+/// # Safety
+/// `buf` NULL or valid for `len` bytes; `written` NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_database_last_error(
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> ayo_result {
+    guard(|| {
+        need(written, "written")?;
+        let detail = LAST_ERROR
+            .try_with(|last| last.borrow().clone())
+            .unwrap_or_default();
+        // SAFETY: the caller's contract.
+        unsafe { write_str(&detail, buf, len, written) }
+    })
 }
 
 /// Where a `perfect` player's last answer came from (`ayo_player_last_source`).
@@ -118,33 +166,38 @@ fn check_max_seeds(max_seeds: u32) -> Result<(), Fail> {
 /// `AYO_RESULT_DATABASE_OUT_OF_MEMORY` when the layers do not fit in memory
 /// (nothing is kept);
 /// `AYO_RESULT_INVALID_UTF8` when `dir` is not UTF-8. On failure
-/// `ayo_rules_last_error(rules)` says which file and what is wrong (the
-/// rules themselves are unchanged); after a success it is empty.
+/// `ayo_database_last_error` (on the same thread) says which file and what
+/// is wrong; after a success it is empty.
 ///
-/// Thread safety: needs `rules` exclusively (the failure detail is kept on
-/// it; clone the rules to open databases on several threads at once).
-/// Loading reads the whole of every file in the calling thread.
+/// Thread safety: reads `rules`; may run concurrently with other read-only
+/// calls on it, so several threads may open databases with one rules
+/// handle. Loading reads the whole of every file in the calling thread.
 ///
 /// # Safety
 /// `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
 /// valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_database_open(
-    rules: *mut ayo_rules,
+    rules: *const ayo_rules,
     dir: *const c_char,
     out_database: *mut *mut ayo_database,
 ) -> ayo_result {
-    // SAFETY: the caller's contract.
-    unsafe {
-        guard_mut(rules, |r| {
-            let dir = in_str(dir, "dir")?;
-            need(out_database, "out_database")?;
-            let db = Database::open_all(&r.rules, Path::new(dir))?;
-            // Checked non-NULL; valid by the caller's contract.
-            out(out_database, ayo_database::boxed(db));
-            Ok(())
-        })
-    }
+    guard_database(|| {
+        let r = rules_ref(rules)?;
+        // SAFETY: the caller's contract.
+        let dir = unsafe { in_str(dir, "dir") }?;
+        need(out_database, "out_database")?;
+        let db = Database::open_all(&r.rules, Path::new(dir))?;
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe { out(out_database, ayo_database::boxed(db)) };
+        Ok(())
+    })
+}
+
+fn rules_ref<'a>(rules: *const ayo_rules) -> Result<&'a ayo_rules, Fail> {
+    // SAFETY: every caller passes on its own C caller's pointer, which must be
+    // NULL or a live handle not being mutated concurrently.
+    unsafe { rules.as_ref() }.ok_or_else(|| Fail::null("rules"))
 }
 
 /// Loads exactly the layers 0..=`max_seeds` of `rules` from `dir`, as
@@ -156,32 +209,31 @@ pub unsafe extern "C" fn ayo_database_open(
 /// `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
 /// `AYO_MAX_DATABASE_SEEDS`; `AYO_RESULT_DATABASE_MISSING` when a layer
 /// 0..=`max_seeds` has no file (the detail names it); otherwise the codes of
-/// `ayo_database_open`, with the detail in `ayo_rules_last_error(rules)`.
+/// `ayo_database_open`, with the detail in `ayo_database_last_error`.
 ///
-/// Thread safety: needs `rules` exclusively, as for `ayo_database_open`.
+/// Thread safety: reads `rules`, as `ayo_database_open`.
 ///
 /// # Safety
 /// `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
 /// valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_database_open_up_to(
-    rules: *mut ayo_rules,
+    rules: *const ayo_rules,
     dir: *const c_char,
     max_seeds: u32,
     out_database: *mut *mut ayo_database,
 ) -> ayo_result {
-    // SAFETY: the caller's contract.
-    unsafe {
-        guard_mut(rules, |r| {
-            let dir = in_str(dir, "dir")?;
-            need(out_database, "out_database")?;
-            check_max_seeds(max_seeds)?;
-            let db = Database::open(&r.rules, max_seeds as usize, Path::new(dir))?;
-            // Checked non-NULL; valid by the caller's contract.
-            out(out_database, ayo_database::boxed(db));
-            Ok(())
-        })
-    }
+    guard_database(|| {
+        let r = rules_ref(rules)?;
+        // SAFETY: the caller's contract.
+        let dir = unsafe { in_str(dir, "dir") }?;
+        need(out_database, "out_database")?;
+        check_max_seeds(max_seeds)?;
+        let db = Database::open(&r.rules, max_seeds as usize, Path::new(dir))?;
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe { out(out_database, ayo_database::boxed(db)) };
+        Ok(())
+    })
 }
 
 /// Builds the endgame databases of `rules` for every board of 0 to
@@ -209,37 +261,35 @@ pub unsafe extern "C" fn ayo_database_open_up_to(
 /// `max_seeds` or more memory resumes from them); otherwise the codes of
 /// `ayo_database_open` (`AYO_RESULT_DATABASE_IO` also when the directory or
 /// a file cannot be created or written, or the threads cannot be started),
-/// with the detail in `ayo_rules_last_error(rules)`.
+/// with the detail in `ayo_database_last_error`.
 ///
-/// Thread safety: needs `rules` exclusively, as for `ayo_database_open`.
-/// Two builds must not write the same directory at once.
+/// Thread safety: reads `rules`, as `ayo_database_open`. Two builds must
+/// not write the same directory at once.
 ///
 /// # Safety
 /// `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
 /// valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_database_build(
-    rules: *mut ayo_rules,
+    rules: *const ayo_rules,
     max_seeds: u32,
     dir: *const c_char,
     threads: u32,
     out_database: *mut *mut ayo_database,
 ) -> ayo_result {
-    // SAFETY: the caller's contract.
-    unsafe {
-        guard_mut(rules, |r| {
-            let dir = in_str(dir, "dir")?;
-            need(out_database, "out_database")?;
-            check_max_seeds(max_seeds)?;
-            let rules = r.rules;
-            let (db, _reports) = on_threads(threads, || {
-                Database::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
-            })??;
-            // Checked non-NULL; valid by the caller's contract.
-            out(out_database, ayo_database::boxed(db));
-            Ok(())
-        })
-    }
+    guard_database(|| {
+        let rules = rules_ref(rules)?.rules;
+        // SAFETY: the caller's contract.
+        let dir = unsafe { in_str(dir, "dir") }?;
+        need(out_database, "out_database")?;
+        check_max_seeds(max_seeds)?;
+        let (db, _reports) = on_threads(threads, || {
+            Database::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
+        })??;
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe { out(out_database, ayo_database::boxed(db)) };
+        Ok(())
+    })
 }
 
 /// Releases a database handle. `ayo_database_free(NULL)` does nothing.
@@ -293,7 +343,8 @@ pub unsafe extern "C" fn ayo_database_max_seeds(
 /// sound databases). Takes about as long as loading and reading every
 /// successor of every board once; runs on a pool of `threads` threads of its
 /// own (0: one per core, at most `AYO_MAX_THREADS`, else
-/// `AYO_RESULT_INVALID_ARGUMENT`).
+/// `AYO_RESULT_INVALID_ARGUMENT`, with the detail in
+/// `ayo_database_last_error`).
 ///
 /// Thread safety: reads `database`; may run concurrently with any other call
 /// on it except `ayo_database_free`.
@@ -307,7 +358,7 @@ pub unsafe extern "C" fn ayo_database_verify(
     checked: *mut u64,
     failed: *mut u64,
 ) -> ayo_result {
-    guard(|| {
+    guard_database(|| {
         // SAFETY: NULL or live, by the caller's contract.
         let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
         need(checked, "checked")?;
@@ -354,7 +405,7 @@ pub unsafe extern "C" fn ayo_database_verify(
 #[no_mangle]
 pub unsafe extern "C" fn ayo_player_new_perfect(
     database: *const ayo_database,
-    budget_kind: i32,
+    budget_kind: BudgetKindArg,
     amount: u64,
     seed: u64,
     out_player: *mut *mut ayo_player,
@@ -415,7 +466,7 @@ mod tests {
     use super::*;
     use crate::game::{ayo_game, ayo_game_free, ayo_game_load_position, ayo_game_new};
     use crate::player::{ayo_analysis, ayo_player_analyze, ayo_player_free, ayo_player_new_level};
-    use crate::rules::{ayo_rules_free, ayo_rules_last_error, ayo_rules_new_preset};
+    use crate::rules::{ayo_rules_free, ayo_rules_new_preset};
     use ayo_core::players::{Agent, Budget};
     use ayo_core::{Game, Rules};
     use ayo_solve::DbError;
@@ -432,11 +483,11 @@ mod tests {
         r
     }
 
-    fn last_error(r: *const ayo_rules) -> String {
+    fn last_error() -> String {
         let mut buf = [0 as c_char; 512];
         let mut n = 0;
         assert_eq!(
-            unsafe { ayo_rules_last_error(r, buf.as_mut_ptr(), buf.len(), &mut n) },
+            unsafe { ayo_database_last_error(buf.as_mut_ptr(), buf.len(), &mut n) },
             ayo_result::Ok
         );
         unsafe { CStr::from_ptr(buf.as_ptr()) }
@@ -513,10 +564,19 @@ mod tests {
             ),
         ];
         for (e, code) in cases {
-            let text = e.to_string();
+            // The core's text, with its ranges in C words.
+            let text = crate::errors::c_words(&e);
             let fail = Fail::from(e);
             assert_eq!((fail.code, fail.message), (code, text));
         }
+        let gap = DbError::LayerGap {
+            path: p.clone(),
+            n: 5,
+            found: "0..=4, 6..=8".into(),
+        };
+        assert!(Fail::from(gap)
+            .message
+            .contains("(layers found: 0 to 4, 6 to 8)"));
         for r in ayo_result::ALL {
             assert_eq!(ayo_result::from_code(r as i32), Some(r));
             let name = unsafe { CStr::from_ptr(crate::messages::ayo_result_name(r as i32)) };
@@ -542,15 +602,15 @@ mod tests {
             ayo_result::DatabaseMissing
         );
         assert!(
-            last_error(r).contains("no database layer"),
+            last_error().contains("no database layer"),
             "{}",
-            last_error(r)
+            last_error()
         );
         assert_eq!(
             unsafe { ayo_database_build(r, 6, d.as_ptr(), 1, &mut built) },
             ayo_result::Ok
         );
-        assert_eq!(last_error(r), "");
+        assert_eq!(last_error(), "");
         assert_eq!(
             unsafe { ayo_database_open(r, d.as_ptr(), &mut opened) },
             ayo_result::Ok
@@ -569,7 +629,7 @@ mod tests {
         assert_eq!((checked, failed), (18_564, 0)); // C(18, 12) boards of 0..=6 seeds
         let mut p = null_mut();
         assert_eq!(
-            unsafe { ayo_player_new_perfect(opened, 1, 100_000, 3, &mut p) },
+            unsafe { ayo_player_new_perfect(opened, BudgetKindArg(1), 100_000, 3, &mut p) },
             ayo_result::Ok
         );
         unsafe {
@@ -627,7 +687,7 @@ mod tests {
             unsafe { ayo_database_build(o, 2, d.as_ptr(), 1, &mut none) },
             ayo_result::DatabaseUnsupportedRules
         );
-        assert!(last_error(o).contains("repetition"), "{}", last_error(o));
+        assert!(last_error().contains("repetition"), "{}", last_error());
         assert!(none.is_null());
         unsafe { ayo_rules_free(o) };
     }

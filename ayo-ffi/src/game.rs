@@ -7,6 +7,7 @@ use ayo_core::{
     playout, record, EndReason, Game, IllegalMove, Move, Player, Position, Setup, Status, PITS,
 };
 
+use crate::errors::{c_words, illegal_move, record_error, Numbering};
 use crate::result::{ayo_record_field, ayo_result};
 use crate::rules::ayo_rules;
 use crate::util::{
@@ -305,10 +306,13 @@ unsafe fn write_legal(
 
 /// The move for a mover-relative pit given as a C integer.
 fn relative_move(pos: &Position, relative_pit: i32) -> Result<Move, Fail> {
-    let pit = u8::try_from(relative_pit).map_err(|_| IllegalMove::ActionOutOfRange {
-        action: i64::from(relative_pit),
+    let relative = |e| illegal_move(e, Numbering::Relative);
+    let pit = u8::try_from(relative_pit).map_err(|_| {
+        relative(IllegalMove::ActionOutOfRange {
+            action: i64::from(relative_pit),
+        })
     })?;
-    Ok(pos.move_for_relative_pit(pit)?)
+    pos.move_for_relative_pit(pit).map_err(relative)
 }
 
 /// Makes a new game at the start position of `rules` (a copy of them is kept:
@@ -422,7 +426,7 @@ pub unsafe extern "C" fn ayo_game_load_position(
     unsafe {
         guard_mut(game, |g| {
             let text = in_str(text, "text")?;
-            let (rules, pos) = record::parse_position(text).map_err(|e| Fail::from(&e))?;
+            let (rules, pos) = record::parse_position(text).map_err(|e| record_error(text, &e))?;
             g.replace(Game::from_position(rules, pos));
             Ok(())
         })
@@ -451,7 +455,7 @@ pub unsafe extern "C" fn ayo_game_load_record(
     unsafe {
         guard_mut(game, |g| {
             let text = in_str(text, "text")?;
-            let parsed = record::parse_game(text).map_err(|e| Fail::from(&e))?;
+            let parsed = record::parse_game(text).map_err(|e| record_error(text, &e))?;
             g.replace(parsed);
             Ok(())
         })
@@ -500,7 +504,7 @@ pub unsafe extern "C" fn ayo_game_load_setup(
             };
             let rules = *g.game.rules();
             let next = Game::from_setup(rules, &setup)
-                .map_err(|e| Fail::new(ayo_result::InvalidPosition, e.to_string()))?;
+                .map_err(|e| Fail::new(ayo_result::InvalidPosition, c_words(e)))?;
             g.replace(next);
             Ok(())
         })
@@ -684,7 +688,9 @@ pub unsafe extern "C" fn ayo_game_play(game: *mut ayo_game, relative_pit: i32) -
     unsafe {
         guard_mut(game, |g| {
             let mv = relative_move(g.game.position(), relative_pit)?;
-            Ok(g.game.play(mv)?)
+            g.game
+                .play(mv)
+                .map_err(|e| illegal_move(e, Numbering::Relative))
         })
     }
 }
@@ -705,10 +711,15 @@ pub unsafe extern "C" fn ayo_game_play_pit(game: *mut ayo_game, pit: i32) -> ayo
     // SAFETY: the caller's contract.
     unsafe {
         guard_mut(game, |g| {
-            let pit = u8::try_from(pit).map_err(|_| IllegalMove::PitOutOfRange {
-                pit: i64::from(pit),
+            let absolute = |e| illegal_move(e, Numbering::Absolute);
+            let pit = u8::try_from(pit).map_err(|_| {
+                absolute(IllegalMove::PitOutOfRange {
+                    pit: i64::from(pit),
+                })
             })?;
-            Ok(g.game.play(Move::new(pit)?)?)
+            g.game
+                .play(Move::new(pit).map_err(absolute)?)
+                .map_err(absolute)
         })
     }
 }
@@ -766,7 +777,9 @@ pub unsafe extern "C" fn ayo_game_status(
 }
 
 /// Writes the outcome of a finished game: winner, reason and final scores.
-/// `AYO_RESULT_GAME_NOT_OVER` while the game goes on (also when truncated).
+/// `AYO_RESULT_GAME_NOT_OVER` while the game goes on; `AYO_RESULT_TRUNCATED`
+/// when it stopped at its ply cap (`ayo_game_set_ply_cap`) before an end by
+/// the rules, so it has no outcome (raise or clear the cap to play on).
 ///
 /// Thread safety: reads `game`; may run concurrently with other read-only
 /// calls on the same handle.
@@ -781,10 +794,18 @@ pub unsafe extern "C" fn ayo_game_outcome(
     // SAFETY: the caller's contract.
     unsafe {
         query(game, "game", outcome, "outcome", |g| {
-            let o = g
-                .game
-                .outcome()
-                .ok_or_else(|| Fail::new(ayo_result::GameNotOver, "the game is not over"))?;
+            let o = match g.game.status() {
+                Status::Ended(o) => o,
+                Status::Truncated => {
+                    return Err(Fail::new(
+                        ayo_result::Truncated,
+                        "the game stopped at its ply cap: it has no outcome",
+                    ))
+                }
+                Status::Ongoing => {
+                    return Err(Fail::new(ayo_result::GameNotOver, "the game is not over"))
+                }
+            };
             let winner = match o.winner {
                 Some(Player::South) => ayo_winner::South,
                 Some(Player::North) => ayo_winner::North,
@@ -922,7 +943,10 @@ pub unsafe extern "C" fn ayo_game_trace(
             need(events, "events")?;
         }
         let mv = relative_move(g.game.position(), relative_pit)?;
-        let t = g.game.trace(mv)?;
+        let t = g
+            .game
+            .trace(mv)
+            .map_err(|e| illegal_move(e, Numbering::Relative))?;
         let end = t.end.into();
         let list: Vec<ayo_event> = t.events.iter().map(ayo_event::from).collect();
         // SAFETY: the caller's contract.
@@ -964,9 +988,9 @@ pub unsafe extern "C" fn ayo_game_perft(
 }
 
 /// Writes the detail of the last failure of a call that takes a non-const
-/// `ayo_game *` (e.g. `"bad board at offset 22: `x` is not a seed count
-/// 0..=255"`, or `"pit 2 is empty"`) into `buf`; the empty string when the
-/// last such call succeeded. Calls on a const handle do not touch it. Text
+/// `ayo_game *` (e.g. ``"bad board at offset 11: `z` is not a seed count 0
+/// to 255"``, or `"North's pit 2 is empty"`: pits as the call numbered
+/// them) into `buf`; the empty string when the last such call succeeded. Calls on a const handle do not touch it. Text
 /// out-parameter convention as for `ayo_result_message`.
 ///
 /// Thread safety: reads `game`; may run concurrently with other read-only

@@ -23,7 +23,10 @@
 //!   [`ayo_result::Panic`] and never unwinds into C.
 //! * A failed call on a mutable handle leaves the handle as it was and keeps a
 //!   detailed message on it ([`ayo_rules_last_error`], [`ayo_game_last_error`],
-//!   [`ayo_game_last_record_error`], [`ayo_player_last_error`]).
+//!   [`ayo_game_last_record_error`], [`ayo_player_last_error`]); the
+//!   database calls, which take const handles, keep theirs per thread
+//!   ([`ayo_database_last_error`]). Messages name pits in the caller's
+//!   numbering (see `errors.rs`).
 
 #![allow(non_camel_case_types)]
 

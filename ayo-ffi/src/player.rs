@@ -153,13 +153,47 @@ pub enum ayo_budget_kind {
     Milliseconds = 2,
 }
 
+/// An `ayo_player_kind` as a C caller passes it: any `int`, checked before
+/// use (a C enum may hold a number outside its list; a Rust enum may not).
+/// The header names it `ayo_player_kind` (see `ayo-ffi/cbindgen.toml`).
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerKindArg(pub i32);
+
+/// An `ayo_budget_kind` as a C caller passes it, checked before use (as
+/// [`PlayerKindArg`]). The header names it `ayo_budget_kind`.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BudgetKindArg(pub i32);
+
+impl From<ayo_player_kind> for PlayerKindArg {
+    fn from(k: ayo_player_kind) -> PlayerKindArg {
+        PlayerKindArg(k as i32)
+    }
+}
+
+impl From<ayo_budget_kind> for BudgetKindArg {
+    fn from(k: ayo_budget_kind) -> BudgetKindArg {
+        BudgetKindArg(k as i32)
+    }
+}
+
 /// The budget of `budget_kind` and `amount`, checked by
-/// `ayo_core::players::Budget` (as the Python binding checks it).
-pub(crate) fn budget(budget_kind: i32, amount: u64) -> Result<Budget, Fail> {
-    let checked = match budget_kind {
+/// `ayo_core::players::Budget` (as the Python binding checks it), with the
+/// time in the C caller's unit, milliseconds.
+pub(crate) fn budget(budget_kind: BudgetKindArg, amount: u64) -> Result<Budget, Fail> {
+    let checked = match budget_kind.0 {
         k if k == ayo_budget_kind::Depth as i32 => Budget::checked_depth(amount.into()),
         k if k == ayo_budget_kind::Nodes as i32 => Budget::checked_nodes(amount.into()),
         k if k == ayo_budget_kind::Milliseconds as i32 => {
+            if !(1..=AYO_MAX_BUDGET_MS).contains(&amount) {
+                return Err(Fail::new(
+                    ayo_result::BadBudget,
+                    format!(
+                        "a time budget is 1 to {AYO_MAX_BUDGET_MS} milliseconds, not {amount}"
+                    ),
+                ));
+            }
             Budget::checked_time(amount as f64 / 1000.0)
         }
         k => {
@@ -440,8 +474,8 @@ pub unsafe extern "C" fn ayo_player_new_level(
 /// `out_player` NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_player_new_kind(
-    kind: i32,
-    budget_kind: i32,
+    kind: PlayerKindArg,
+    budget_kind: BudgetKindArg,
     amount: u64,
     seed: u64,
     out_player: *mut *mut ayo_player,
@@ -450,11 +484,14 @@ pub unsafe extern "C" fn ayo_player_new_kind(
         need(out_player, "out_player")?;
         let kind = ayo_player_kind::ALL
             .into_iter()
-            .find(|k| *k as i32 == kind)
+            .find(|k| *k as i32 == kind.0)
             .ok_or_else(|| {
                 Fail::new(
                     ayo_result::UnknownPlayerKind,
-                    format!("{kind} is not an ayo_player_kind"),
+                    format!(
+                        "{} is not an ayo_player_kind; expected AYO_PLAYER_KIND_RANDOM (0), _GREEDY (1), _ALPHA_BETA (2) or _MCTS (3)",
+                        kind.0
+                    ),
                 )
             })?;
         let budget = budget(budget_kind, amount)?;
@@ -774,7 +811,7 @@ mod tests {
     ) -> *mut ayo_player {
         let mut p = null_mut();
         assert_eq!(
-            unsafe { ayo_player_new_kind(kind as i32, bk as i32, amount, seed, &mut p) },
+            unsafe { ayo_player_new_kind(kind.into(), bk.into(), amount, seed, &mut p) },
             ayo_result::Ok
         );
         p
@@ -910,7 +947,8 @@ mod tests {
         let r = unsafe { ayo_player_new_level(c"\xff".as_ptr(), 0, &mut p) };
         assert_eq!(r, ayo_result::InvalidUtf8);
         for k in [-1, 4, i32::MAX, i32::MIN] {
-            let r = unsafe { ayo_player_new_kind(k, 0, 3, 0, &mut p) };
+            let r =
+                unsafe { ayo_player_new_kind(PlayerKindArg(k), BudgetKindArg(0), 3, 0, &mut p) };
             assert_eq!(r, ayo_result::UnknownPlayerKind, "{k}");
         }
         for (bk, amount) in [
@@ -924,27 +962,35 @@ mod tests {
             (3, 5),
             (-1, 5),
         ] {
-            let r = unsafe { ayo_player_new_kind(2, bk, amount, 0, &mut p) };
+            let r = unsafe {
+                ayo_player_new_kind(PlayerKindArg(2), BudgetKindArg(bk), amount, 0, &mut p)
+            };
             assert_eq!(r, ayo_result::BadBudget, "{bk} {amount}");
         }
         assert_eq!(p, sentinel, "out-parameter untouched on failure");
-        // The detail is ayo-core's, as Python shows it.
-        let fail = budget(ayo_budget_kind::Nodes as i32, 0).unwrap_err();
+        // The detail is ayo-core's, as Python shows it, but for the time,
+        // which C gives in milliseconds.
+        let fail = budget(ayo_budget_kind::Nodes.into(), 0).unwrap_err();
         assert_eq!(fail.message, BudgetError::Nodes(0).to_string());
-        let fail = budget(ayo_budget_kind::Milliseconds as i32, 0).unwrap_err();
-        assert_eq!(fail.message, BudgetError::Time(0.0).to_string());
+        let fail = budget(ayo_budget_kind::Milliseconds.into(), 0).unwrap_err();
+        assert_eq!(
+            fail.message,
+            "a time budget is 1 to 86400000 milliseconds, not 0"
+        );
         // The extremes that are allowed.
         for (bk, amount) in [
             (0, u64::from(u32::MAX)),
             (1, AYO_MAX_BUDGET_NODES),
             (2, AYO_MAX_BUDGET_MS),
         ] {
-            let r = unsafe { ayo_player_new_kind(0, bk, amount, 0, &mut p) };
+            let r = unsafe {
+                ayo_player_new_kind(PlayerKindArg(0), BudgetKindArg(bk), amount, 0, &mut p)
+            };
             assert_eq!(r, ayo_result::Ok);
             unsafe { ayo_player_free(p) };
         }
         assert_eq!(
-            unsafe { ayo_player_new_kind(0, 0, 1, 0, null_mut()) },
+            unsafe { ayo_player_new_kind(PlayerKindArg(0), BudgetKindArg(0), 1, 0, null_mut()) },
             ayo_result::NullArgument
         );
         assert_eq!(

@@ -4,9 +4,10 @@
 ///
 /// The numbers are stable: a code keeps its number in every later version and
 /// a retired code's number is never given to another. They are grouped:
-/// 0 success; 1..=9 misuse of the API; 10..=19 rules; 20..=29 positions and
-/// records; 30..=49 moves; 50..=59 game queries; 100..=109 the computer-player
-/// handle (`ayo_player`); 110..=119 endgame databases (`ayo_database`).
+/// 0 success; 1 to 9 misuse of the API; 10 to 19 rules; 20 to 29 positions
+/// and records; 30 to 49 moves; 50 to 59 game queries; 100 to 109 the
+/// computer-player handle (`ayo_player`); 110 to 119 endgame databases
+/// (`ayo_database`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ayo_result {
@@ -39,9 +40,10 @@ pub enum ayo_result {
     /// A rules, position or game record could not be parsed, or a move in a
     /// game record is illegal (see `ayo_game_last_record_error`).
     MalformedRecord = 21,
-    /// An absolute pit outside 0..=11.
+    /// An absolute pit outside 0 to 11 (`ayo_game_play_pit`).
     PitOutOfRange = 30,
-    /// A mover-relative pit outside 1..=6.
+    /// A pit of the mover outside 1 to 6 (`ayo_game_play`, `ayo_game_trace`,
+    /// a move of a game record).
     ActionOutOfRange = 31,
     /// The absolute pit is in the row of the player not to move.
     NotMoversPit = 32,
@@ -53,7 +55,9 @@ pub enum ayo_result {
     DoesNotFeed = 35,
     /// The game has ended.
     GameOver = 36,
-    /// The game reached its ply cap (see `ayo_game_set_ply_cap`).
+    /// The game reached its ply cap (see `ayo_game_set_ply_cap`): moves are
+    /// refused, and `ayo_game_outcome` has no outcome to give, since the game
+    /// did not end by the rules.
     Truncated = 37,
     /// There is no move to take back.
     NothingToUndo = 38,
@@ -161,8 +165,8 @@ impl ayo_result {
             ayo_result::InvalidRules => "these rule parameters cannot be played together",
             ayo_result::InvalidPosition => "invalid position for these rules",
             ayo_result::MalformedRecord => "malformed record",
-            ayo_result::PitOutOfRange => "absolute pit out of range (pits are 0..=11)",
-            ayo_result::ActionOutOfRange => "relative pit out of range (pits are 1..=6)",
+            ayo_result::PitOutOfRange => "absolute pit out of range (absolute pits are 0 to 11)",
+            ayo_result::ActionOutOfRange => "pit out of range (the pits of the player to move are 1 to 6)",
             ayo_result::NotMoversPit => "the pit is not in the row of the player to move",
             ayo_result::EmptyPit => "the pit is empty",
             ayo_result::EndlessRelay => "sowing this pit would relay forever",

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use ayo_core::{record, Preset, Rules, PARAM_NAMES};
 
+use crate::errors::c_words;
 use crate::result::ayo_result;
 use crate::util::{guard, guard_mut, in_str, need, out, text_query, Fail, HasLastError, LastError};
 
@@ -198,7 +199,7 @@ pub unsafe extern "C" fn ayo_rules_load_text(
         guard_mut(rules, |r| {
             let text = in_str(text, "text")?;
             r.rules = record::parse_rules(text)
-                .map_err(|e| Fail::new(ayo_result::MalformedRecord, e.to_string()))?;
+                .map_err(|e| Fail::new(ayo_result::MalformedRecord, c_words(e)))?;
             Ok(())
         })
     }

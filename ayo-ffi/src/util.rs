@@ -65,6 +65,19 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
     }
 }
 
+/// Runs `f` inside the panic boundary; the result code of its outcome and
+/// the failure's detail (empty after a success).
+pub(crate) fn guard_detail(f: impl FnOnce() -> Result<(), Fail>) -> (ayo_result, String) {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => (ayo_result::Ok, String::new()),
+        Ok(Err(fail)) => (fail.code, fail.message),
+        Err(payload) => {
+            let fail = Fail::panic(payload);
+            (fail.code, fail.message)
+        }
+    }
+}
+
 /// Runs `f` on the handle behind `h` inside the panic boundary, and records
 /// the outcome on the handle: the failure's detail, or an empty detail after a
 /// success.

@@ -45,13 +45,24 @@ ayo_rules *check_rules_of(const char *preset) {
   return r;
 }
 
+static int contains(const char *text, const char *needle) {
+  if (strstr(text, needle) == NULL) {
+    fprintf(stderr, "  (last error: \"%s\", wanted \"%s\")\n", text, needle);
+    return 0;
+  }
+  return 1;
+}
+
 int check_rules_error_contains(const ayo_rules *r, const char *needle) {
   char buf[1024];
   size_t n;
   if (ayo_rules_last_error(r, buf, sizeof buf, &n) != AYO_RESULT_OK) return 0;
-  if (strstr(buf, needle) == NULL) {
-    fprintf(stderr, "  (last error: \"%s\", wanted \"%s\")\n", buf, needle);
-    return 0;
-  }
-  return 1;
+  return contains(buf, needle);
+}
+
+int check_database_error_contains(const char *needle) {
+  char buf[1024];
+  size_t n;
+  if (ayo_database_last_error(buf, sizeof buf, &n) != AYO_RESULT_OK) return 0;
+  return contains(buf, needle);
 }

@@ -27,6 +27,10 @@ struct ayo_rules *check_rules_of(const char *preset);
 /* Whether the last error of `r` contains `needle` (prints it when not). */
 int check_rules_error_contains(const struct ayo_rules *r, const char *needle);
 
+/* Whether this thread's last database error (ayo_database_last_error)
+ * contains `needle` (prints it when not). */
+int check_database_error_contains(const char *needle);
+
 /* Prints "<name>: N passed, M failed" and returns the process exit code. */
 int check_report(const char *name);
 

@@ -370,7 +370,7 @@ static void test_illegal_moves(void) {
     uint8_t mask = 99;
     CHECK_RESULT(ayo_game_status(g, &st), AYO_RESULT_OK);
     CHECK(st == AYO_STATUS_TRUNCATED);
-    CHECK_RESULT(ayo_game_outcome(g, &o), AYO_RESULT_GAME_NOT_OVER);
+    CHECK_RESULT(ayo_game_outcome(g, &o), AYO_RESULT_TRUNCATED);
     CHECK_RESULT(ayo_game_legal_mask(g, &mask), AYO_RESULT_OK);
     CHECK(mask == 0);
   }

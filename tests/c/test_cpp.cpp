@@ -20,23 +20,37 @@
 #include <utility>
 #include <vector>
 
+// C++17 use of the ayo C API through include/ayo.hpp: RAII handles, text
+// and arrays as std::string / std::vector, failures as ayo::Error carrying
+// the result code and the C API's message. Every shared vector is checked
+// through it, distinct games and players run on several std::threads at
+// once, and the layer's own promises (copies, moves, exceptions, long texts,
+// databases) are checked.
+//
+// usage: test_cpp VECTOR_DIR
+
+#include "ayo.hpp"
+#include "json.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
 namespace {
 
-struct RulesFree {
-  void operator()(ayo_rules *r) const { ayo_rules_free(r); }
-};
-struct GameFree {
-  void operator()(ayo_game *g) const { ayo_game_free(g); }
-};
-struct PlayerFree {
-  void operator()(ayo_player *p) const { ayo_player_free(p); }
-};
 struct JsonFree {
   void operator()(json *j) const { json_free(j); }
 };
-using Rules = std::unique_ptr<ayo_rules, RulesFree>;
-using Game = std::unique_ptr<ayo_game, GameFree>;
-using Player = std::unique_ptr<ayo_player, PlayerFree>;
 using Json = std::unique_ptr<json, JsonFree>;
 
 long passed = 0;
@@ -53,48 +67,28 @@ bool expect(bool ok, const std::string &what) {
   return ok;
 }
 
-std::string name_of(int code) {
+std::string name_of(ayo_result code) {
   const char *n = ayo_result_name(code);
   return n ? n : "unknown " + std::to_string(code);
 }
 
-bool expect_result(ayo_result got, ayo_result want, const char *call) {
-  return expect(got == want, std::string(call) + " gave " + name_of(got) + ", expected " + name_of(want));
-}
-
-Rules make_rules(const char *preset) {
-  ayo_rules *r = nullptr;
-  expect_result(ayo_rules_new_preset(preset, &r), AYO_RESULT_OK, "ayo_rules_new_preset");
-  return Rules(r);
-}
-
-Game make_game(const ayo_rules *rules) {
-  ayo_game *g = nullptr;
-  expect_result(ayo_game_new(rules, &g), AYO_RESULT_OK, "ayo_game_new");
-  return Game(g);
-}
-
-// Any text query, by the documented two-call idiom: ask the size, then fill.
-template <typename Handle>
-std::string text(ayo_result (*query)(const Handle *, char *, size_t, size_t *), const Handle *h) {
-  size_t needed = 0;
-  if (query(h, nullptr, 0, &needed) != AYO_RESULT_BUFFER_TOO_SMALL) {
-    return "<size query failed>";
+// Runs `f`, which must throw ayo::Error with `code` (and, when given, exactly
+// `message`); returns the error's message.
+template <typename F>
+std::string expect_error(F &&f, ayo_result code, const char *what, const char *message = nullptr) {
+  try {
+    f();
+  } catch (const ayo::Error &e) {
+    expect(e.code() == code, std::string(what) + " threw " + name_of(e.code()) + ", expected " + name_of(code));
+    expect(std::string(e.name()) == name_of(code), std::string(what) + ": the error's name");
+    if (message != nullptr) {
+      expect(std::string(e.what()) == message,
+             std::string(what) + ": message \"" + e.what() + "\", expected \"" + message + "\"");
+    }
+    return e.what();
   }
-  std::string out(needed, '\0');
-  size_t written = 0;
-  if (query(h, out.data(), out.size(), &written) != AYO_RESULT_OK || written + 1 != needed) {
-    return "<query failed>";
-  }
-  out.resize(written);
-  return out;
-}
-
-std::vector<int> legal_moves(const ayo_game *g) {
-  uint8_t pits[AYO_MAX_LEGAL_MOVES];
-  size_t n = 0;
-  expect_result(ayo_game_legal_moves(g, pits, AYO_MAX_LEGAL_MOVES, &n), AYO_RESULT_OK, "legal_moves");
-  return std::vector<int>(pits, pits + n);
+  expect(false, std::string(what) + " did not throw " + name_of(code));
+  return "";
 }
 
 std::vector<int> ints(const json *array) {
@@ -136,26 +130,17 @@ struct TraceTotals {
   int forfeited = -1;
 };
 
-void check_trace(const ayo_game *g, int move, const json *want) {
-  size_t needed = 0;
-  ayo_trace_summary sum{};
-  if (!expect_result(ayo_game_trace(g, move, nullptr, 0, &needed, &sum), AYO_RESULT_BUFFER_TOO_SMALL,
-                     "trace size")) {
-    return;
-  }
-  std::vector<ayo_event> events(needed);
-  size_t count = 0;
-  if (!expect_result(ayo_game_trace(g, move, events.data(), events.size(), &count, &sum), AYO_RESULT_OK,
-                     "trace")) {
-    return;
-  }
-  expect(count == needed, "trace count");
+void check_trace(const ayo::Game &g, int move, const json *want) {
+  ayo::Trace t = g.trace(move);
+  const ayo_trace_summary &sum = t.summary;
+  expect(!t.events.empty() && t.events.front().kind == AYO_EVENT_KIND_LIFT && t.events.back().kind == AYO_EVENT_KIND_END,
+         "trace from lift to end");
   expect(sum.laps == static_cast<uint32_t>(json_int(json_get(want, "laps"))), "laps");
   expect(sum.last_pit == json_int(json_get(want, "last_pit")), "last_pit");
   expect(lap_end_name(sum.end) == json_get(want, "end")->string, "end");
   expect(ints(json_get(want, "taken")) == std::vector<int>{sum.taken[0], sum.taken[1]}, "taken");
   TraceTotals got;
-  for (const ayo_event &e : events) {
+  for (const ayo_event &e : t.events) {
     if (e.kind == AYO_EVENT_KIND_COLLECT) {
       got.collected.emplace_back(e.pit, player_name(e.player));
     } else if (e.kind == AYO_EVENT_KIND_CAPTURE) {
@@ -180,15 +165,14 @@ void check_trace(const ayo_game *g, int move, const json *want) {
   expect(got.forfeited == wanted.forfeited, "forfeited");
 }
 
-void check_outcome(const ayo_game *g, const json *want) {
-  ayo_outcome o{};
+void check_outcome(const ayo::Game &g, const json *want) {
   if (want->type == JSON_NULL) {
-    expect_result(ayo_game_outcome(g, &o), AYO_RESULT_GAME_NOT_OVER, "outcome while ongoing");
+    expect(g.status() == AYO_STATUS_ONGOING, "ongoing");
+    expect_error([&] { g.outcome(); }, AYO_RESULT_GAME_NOT_OVER, "outcome while ongoing");
     return;
   }
-  if (!expect_result(ayo_game_outcome(g, &o), AYO_RESULT_OK, "outcome")) {
-    return;
-  }
+  expect(g.status() == AYO_STATUS_ENDED, "ended");
+  ayo_outcome o = g.outcome();
   static const char *const reasons[] = {"target", "move_limit", "repetition", "no_legal_move"};
   const json *winner = json_get(want, "winner");
   std::string got_winner = o.winner == AYO_WINNER_DRAW ? "draw" : player_name(static_cast<ayo_side>(o.winner));
@@ -221,34 +205,38 @@ bool well_formed(const json *v) {
                                          has(o, "scores", JSON_ARRAY, false)));
 }
 
-void check_vector(ayo_game *g, const json *v) {
+void check_vector(ayo::Game &g, const json *v) {
   const json *name = json_get(v, "name");
   where = name && name->type == JSON_STRING ? name->string : "<vector without a name>";
   if (!well_formed(v)) {
     return;
   }
-  if (!expect_result(ayo_game_load_record(g, json_get(v, "game")->string), AYO_RESULT_OK, "load_record")) {
+  try {
+    g.load_record(json_get(v, "game")->string);
+  } catch (const ayo::Error &e) {
+    expect(false, std::string("load_record: ") + e.what());
     return;
   }
-  expect(legal_moves(g) == ints(json_get(v, "legal")), "legal moves");
+  expect(g.legal_moves() == ints(json_get(v, "legal")), "legal moves");
   const int move = json_int(json_get(v, "move"));
   const json *error = json_get(v, "error");
-  const std::string before = text(ayo_game_record, g);
+  const std::string before = g.record();
   if (error->type != JSON_NULL) {
     auto kind = kErrors.find(error->string);
     if (!expect(kind != kErrors.end(), std::string("known error kind ") + error->string)) {
       return;
     }
-    expect_result(ayo_game_play(g, move), kind->second, "illegal play");
-    expect(text(ayo_game_record, g) == before, "unchanged after an illegal move");
-    expect(!text(ayo_game_last_error, g).empty(), "detail of the illegal move");
+    std::string message = expect_error([&] { g.play(move); }, kind->second, "illegal play");
+    expect(message == g.last_error() && !message.empty(), "the exception carries the game's detail");
+    expect(g.record() == before, "unchanged after an illegal move");
+    expect_error([&] { g.trace(move); }, kind->second, "illegal trace");
     return;
   }
   check_trace(g, move, json_get(v, "trace"));
-  if (expect_result(ayo_game_play(g, move), AYO_RESULT_OK, "play")) {
-    expect(text(ayo_game_position_text, g) == json_get(v, "after")->string, "after");
-    check_outcome(g, json_get(v, "outcome"));
-  }
+  g.play(move);
+  expect(g.last_error().empty(), "no detail after a legal move");
+  expect(g.position_text() == json_get(v, "after")->string, "after");
+  check_outcome(g, json_get(v, "outcome"));
 }
 
 long check_vectors(const std::filesystem::path &dir) {
@@ -260,8 +248,7 @@ long check_vectors(const std::filesystem::path &dir) {
     }
   }
   std::sort(files.begin(), files.end());
-  Rules rules = make_rules("ayoayo");
-  Game game = make_game(rules.get());
+  ayo::Game game{ayo::Rules("ayoayo")};
   long vectors = 0;
   for (const auto &file : files) {
     char err[256];
@@ -272,7 +259,7 @@ long check_vectors(const std::filesystem::path &dir) {
     }
     const json *list = json_get(doc.get(), "vectors");
     for (size_t i = 0; list && i < list->count; ++i, ++vectors) {
-      check_vector(game.get(), &list->items[i]);
+      check_vector(game, &list->items[i]);
     }
   }
   where = dir.string();
@@ -287,34 +274,28 @@ void check_threads() {
   constexpr int kThreads = 4;
   std::vector<std::string> records(kThreads);
   std::vector<std::thread> threads;
+  const std::vector<std::string> presets = ayo::presets();
   for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([t, &records] {
-      Rules rules = make_rules(ayo_preset_name(static_cast<size_t>(t) % AYO_PRESET_COUNT));
-      Game game = make_game(rules.get());
-      ayo_game_set_ply_cap(game.get(), 300);
+    threads.emplace_back([t, &records, &presets] {
+      ayo::Game game{ayo::Rules(presets[static_cast<size_t>(t) % presets.size()])};
+      game.set_ply_cap(300);
       uint32_t seed = 17u + static_cast<uint32_t>(t);
-      ayo_status status = AYO_STATUS_ONGOING;
-      while (ayo_game_status(game.get(), &status) == AYO_RESULT_OK && status == AYO_STATUS_ONGOING) {
-        std::vector<int> moves = legal_moves(game.get());
+      while (game.status() == AYO_STATUS_ONGOING) {
+        std::vector<int> moves = game.legal_moves();
         seed = seed * 1664525u + 1013904223u;
-        ayo_game_play(game.get(), moves[(seed >> 8) % moves.size()]);
+        game.play(moves[(seed >> 8) % moves.size()]);
       }
-      records[t] = text(ayo_game_record, game.get());
+      records[t] = game.record();
     });
   }
   for (auto &t : threads) {
     t.join();
   }
   for (int t = 0; t < kThreads; ++t) {
-    ayo_game *raw = nullptr;
-    Rules rules = make_rules("oware");
-    Game replay = make_game(rules.get());
-    ayo_game_set_ply_cap(replay.get(), 300);
-    expect_result(ayo_game_load_record(replay.get(), records[t].c_str()), AYO_RESULT_OK, "replay");
-    expect(text(ayo_game_record, replay.get()) == records[t], "replayed record");
-    expect_result(ayo_game_clone(replay.get(), &raw), AYO_RESULT_OK, "clone");
-    Game clone(raw);
-    expect(text(ayo_game_position_text, clone.get()) == text(ayo_game_position_text, replay.get()), "clone");
+    ayo::Game replay = ayo::Game::from_record(records[t]);
+    expect(replay.record() == records[t], "replayed record");
+    ayo::Game copy = replay;
+    expect(copy.position_text() == replay.position_text() && copy.get() != replay.get(), "copy");
   }
 }
 
@@ -325,72 +306,189 @@ void check_threads() {
 void check_players() {
   where = "players";
   constexpr int kThreads = 4;
+  const std::vector<std::string> presets = ayo::presets();
   auto make = [](int t) {
-    ayo_player *raw = nullptr;
-    ayo_result r = t % 2 == 0 ? ayo_player_new_kind(AYO_PLAYER_KIND_MCTS, AYO_BUDGET_KIND_NODES, 200,
-                                                     static_cast<uint64_t>(t), &raw)
-                              : ayo_player_new_level("3", static_cast<uint64_t>(t), &raw);
-    expect_result(r, AYO_RESULT_OK, "ayo_player_new");
-    return Player(raw);
+    return t % 2 == 0 ? ayo::Player::of_kind(AYO_PLAYER_KIND_MCTS, AYO_BUDGET_KIND_NODES, 200, static_cast<uint64_t>(t))
+                      : ayo::Player::level("3", static_cast<uint64_t>(t));
   };
+  auto preset = [&presets](int t) { return ayo::Rules(presets[static_cast<size_t>(t) % presets.size()]); };
   std::vector<std::string> records(kThreads);
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([t, &records, &make] {
-      Player player = make(t);
-      Rules rules = make_rules(ayo_preset_name(static_cast<size_t>(t) % AYO_PRESET_COUNT));
-      Game game = make_game(rules.get());
-      ayo_game_set_ply_cap(game.get(), 200);
-      ayo_status status = AYO_STATUS_ONGOING;
-      uint8_t pit = 0;
-      while (ayo_game_status(game.get(), &status) == AYO_RESULT_OK && status == AYO_STATUS_ONGOING &&
-             ayo_player_choose(player.get(), game.get(), &pit) == AYO_RESULT_OK) {
-        ayo_game_play(game.get(), pit);
+    threads.emplace_back([t, &records, &make, &preset] {
+      ayo::Player player = make(t);
+      ayo::Game game{preset(t)};
+      game.set_ply_cap(200);
+      while (game.status() == AYO_STATUS_ONGOING) {
+        game.play(player.choose(game));
       }
-      records[t] = text(ayo_game_record, game.get());
+      records[t] = game.record();
     });
   }
   for (auto &t : threads) {
     t.join();
   }
   for (int t = 0; t < kThreads; ++t) {
-    Player twin = make(t);
-    Rules rules = make_rules(ayo_preset_name(static_cast<size_t>(t) % AYO_PRESET_COUNT));
-    Game game = make_game(rules.get());
-    ayo_game_set_ply_cap(game.get(), 200);
-    ayo_status status = AYO_STATUS_ONGOING;
-    uint8_t pit = 0;
-    while (ayo_game_status(game.get(), &status) == AYO_RESULT_OK && status == AYO_STATUS_ONGOING &&
-           expect_result(ayo_player_choose(twin.get(), game.get(), &pit), AYO_RESULT_OK, "choose")) {
-      expect_result(ayo_game_play(game.get(), pit), AYO_RESULT_OK, "play the chosen move");
+    ayo::Player twin = make(t);
+    ayo::Game game{preset(t)};
+    game.set_ply_cap(200);
+    while (game.status() == AYO_STATUS_ONGOING) {
+      game.play(twin.choose(game));
     }
-    expect(text(ayo_game_record, game.get()) == records[t], "twin players play the same game");
+    expect(game.record() == records[t], "twin players play the same game");
     // The end: choose refuses, analyze has no move.
-    expect_result(ayo_player_choose(twin.get(), game.get(), &pit),
-                  status == AYO_STATUS_ENDED ? AYO_RESULT_GAME_OVER : AYO_RESULT_TRUNCATED, "choose at the end");
-    ayo_analysis a{};
-    size_t pv_len = 1;
-    expect_result(ayo_player_analyze(twin.get(), game.get(), &a, nullptr, 0, &pv_len), AYO_RESULT_OK,
-                  "analyze at the end");
-    expect(a.best == 0 && a.moves_count == 0 && pv_len == 0, "no move at the end");
+    const bool ended = game.status() == AYO_STATUS_ENDED;
+    std::string message = expect_error([&] { twin.choose(game); }, ended ? AYO_RESULT_GAME_OVER : AYO_RESULT_TRUNCATED,
+                                       "choose at the end");
+    expect(message == twin.last_error(), "the exception carries the player's detail");
+    ayo::Analysis a = twin.analyze(game);
+    expect(a.best() == 0 && a.moves.empty() && a.pv.empty(), "no move at the end");
+    if (!ended) {
+      expect_error([&] { game.outcome(); }, AYO_RESULT_TRUNCATED, "outcome of a truncated game");
+    }
   }
   // Analysis in mid-game: one value per legal move, the line starts with the best move.
-  Player p = make(1);
-  Rules rules = make_rules("oware");
-  Game game = make_game(rules.get());
-  ayo_game_play(game.get(), 3);
-  ayo_analysis a{};
-  std::vector<uint8_t> pv(64);
-  size_t pv_len = 0;
-  if (expect_result(ayo_player_analyze(p.get(), game.get(), &a, pv.data(), pv.size(), &pv_len), AYO_RESULT_OK,
-                    "analyze")) {
-    std::vector<int> legal = legal_moves(game.get());
-    expect(a.moves_count == legal.size(), "a value for each legal move");
-    for (size_t i = 0; i < a.moves_count && i < legal.size(); ++i) {
-      expect(a.moves[i].relative_pit == legal[i], "moves in pit order");
-    }
-    expect(pv_len == a.pv_len && pv_len >= 1 && pv[0] == a.best, "the line starts with the best move");
+  ayo::Player p = make(1);
+  ayo::Game game{ayo::Rules("oware")};
+  game.play(3);
+  ayo::Analysis a = p.analyze(game);
+  std::vector<int> legal = game.legal_moves();
+  expect(a.moves.size() == legal.size(), "a value for each legal move");
+  for (size_t i = 0; i < a.moves.size() && i < legal.size(); ++i) {
+    expect(a.moves[i].relative_pit == legal[i], "moves in pit order");
   }
+  expect(a.pv.size() == a.raw.pv_len && !a.pv.empty() && a.pv[0] == a.best(), "the line starts with the best move");
+  ayo::Analysis again = p.last_analysis();
+  expect(again.pv == a.pv && again.best() == a.best() && again.raw.nodes == a.raw.nodes, "last_analysis repeats it");
+  // A deep search: its line is longer than the first array the layer offers.
+  ayo::Player deep = ayo::Player::of_kind(AYO_PLAYER_KIND_ALPHA_BETA, AYO_BUDGET_KIND_DEPTH, 9, 1);
+  ayo::Analysis line = deep.analyze(game);
+  expect(!line.pv.empty() && line.pv.size() == line.raw.pv_len && line.pv[0] == line.best(), "a deep line");
+  expect(deep.name() == "alphabeta(depth=9)", "player name: " + deep.name());
+  expect_error([&] { deep.last_source(); }, AYO_RESULT_NOT_PERFECT, "last_source of a player that is not perfect");
+}
+
+// What the layer promises beyond the C calls it makes.
+void check_layer() {
+  where = "layer";
+  static_assert(std::is_base_of<std::runtime_error, ayo::Error>::value, "ayo::Error is a std::runtime_error");
+  static_assert(std::is_base_of<ayo::Error, ayo::RecordError>::value, "ayo::RecordError is an ayo::Error");
+  static_assert(!std::is_copy_constructible<ayo::Player>::value && std::is_nothrow_move_constructible<ayo::Player>::value,
+                "players move, never copy");
+  static_assert(!std::is_copy_constructible<ayo::Database>::value, "databases move, never copy");
+  static_assert(std::is_copy_constructible<ayo::Game>::value && std::is_nothrow_move_constructible<ayo::Game>::value,
+                "games copy and move");
+  expect(ayo::version() == AYO_VERSION_STRING, "header and library versions agree");
+  expect(ayo::presets() == std::vector<std::string>{"ayoayo", "ayo", "olopon", "oware"}, "presets");
+  expect(ayo::levels().size() == AYO_LEVEL_COUNT && ayo::levels().back() == "max", "levels");
+  expect(ayo::param_names().size() == AYO_PARAM_COUNT, "parameter names");
+  expect(ayo::value_text(125) == "+1.25", "value text");
+  expect(ayo::result_message(AYO_RESULT_EMPTY_PIT) == "the pit is empty", "result message");
+
+  // Rules: copies are independent; failures throw with the detail and change nothing.
+  ayo::Rules rules("ayoayo");
+  ayo::Rules copy = rules;
+  copy.set("capture", "two_three");
+  expect(rules.param("capture") != copy.param("capture") && copy.param("capture") == "two_three", "rules copy");
+  expect(ayo::Rules::parse(copy.text()).text() == copy.text(), "rules record round trip");
+  expect_error([&] { rules.set("seeds_per_pit", "99"); }, AYO_RESULT_INVALID_RULES, "seeds_per_pit 99",
+               "rule parameter `seeds_per_pit` is invalid: 99 is outside 1 to 21");
+  expect(rules.param("seeds_per_pit") == "4", "the rules are unchanged");
+  expect_error([&] { rules.param("speed"); }, AYO_RESULT_UNKNOWN_PARAM, "unknown parameter", "unknown rule parameter `speed`");
+  expect_error([] { ayo::Rules("chess"); }, AYO_RESULT_UNKNOWN_PRESET, "unknown preset");
+
+  // Games: copies are independent; moved-from objects hold nothing and throw.
+  ayo::Game g{rules};
+  g.play(3);
+  ayo::Game fork = g;
+  const int reply = fork.legal_moves().front();
+  fork.play(reply);
+  expect(g.move_count() == 1 && fork.move_count() == 2 && fork.moves() == std::vector<int>{3, reply}, "game copy");
+  expect(fork.undo() == reply && fork.record() == g.record(), "undo");
+  ayo::Game moved = std::move(fork);
+  expect(fork.get() == nullptr && moved.move_count() == 1, "move leaves nothing behind");
+  expect_error([&] { fork.play(1); }, AYO_RESULT_NULL_ARGUMENT, "a moved-from game");
+  expect(g.rules().text() == rules.text(), "the game's rules");
+  expect(g.to_move() == AYO_SIDE_NORTH && g.legal_pits().size() == g.legal_moves().size(), "to move, legal pits");
+  expect(g.perft(2) > 0, "perft");
+
+  // Errors in the caller's numbering (the mover's pits 1 to 6; absolute pits
+  // for play_pit), with the game unchanged.
+  ayo::Game north = ayo::Game::from_position("ayoayo 4,4,4,4,4,4/4,0,4,4,4,4 4-0 n 0 1");
+  expect_error([&] { north.play(2); }, AYO_RESULT_EMPTY_PIT, "empty pit", "North's pit 2 is empty");
+  expect_error([&] { north.play_pit(7); }, AYO_RESULT_EMPTY_PIT, "empty absolute pit",
+               "absolute pit 7 (North's pit 2) is empty");
+  expect_error([&] { north.play(0); }, AYO_RESULT_ACTION_OUT_OF_RANGE, "pit 0",
+               "pit 0 is out of range: the pits of the player to move are numbered 1 to 6");
+  expect_error([&] { north.undo(); }, AYO_RESULT_NOTHING_TO_UNDO, "undo at the start");
+  expect(north.move_count() == 0 && north.position_text() == "ayoayo 4,4,4,4,4,4/4,0,4,4,4,4 4-0 n 0 1", "unchanged");
+
+  // Records: RecordError says where.
+  try {
+    north.load_record("ayoayo 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0 | 3 3 9");
+    expect(false, "a bad record did not throw");
+  } catch (const ayo::RecordError &e) {
+    expect(e.code() == AYO_RESULT_MALFORMED_RECORD && e.field() == AYO_RECORD_FIELD_MOVE && e.offset() == 47,
+           "record error field and offset");
+    expect(std::string(e.what()) ==
+               "bad move at offset 47: move 3 is illegal: pit 9 is out of range: the pits of the player to move are "
+               "numbered 1 to 6",
+           std::string("record error message: ") + e.what());
+  }
+  expect(north.move_count() == 0, "unchanged after a bad record");
+  ayo_setup s = north.setup();
+  s.to_move = 7;
+  expect_error([&] { north.load_setup(s); }, AYO_RESULT_INVALID_ARGUMENT, "bad setup");
+  s.to_move = 1;
+  north.load_setup(s);
+  expect(north.hash() == ayo::Game::from_position("ayoayo 4,4,4,4,4,4/4,0,4,4,4,4 4-0 n 0 1").hash(), "setup round trip");
+
+  // A long text takes the second call: a random game that reaches a cap
+  // of 150 moves (the first seed whose game lasts that long).
+  ayo::Game longer{ayo::Rules("oware")};
+  for (uint64_t seed = 1; seed < 100 && longer.status() != AYO_STATUS_TRUNCATED; ++seed) {
+    longer = ayo::Game{ayo::Rules("oware")};
+    longer.set_ply_cap(150);
+    ayo::Player random = ayo::Player::level("1", seed);
+    while (longer.status() == AYO_STATUS_ONGOING) longer.play(random.choose(longer));
+  }
+  expect(longer.status() == AYO_STATUS_TRUNCATED && longer.move_count() == 150, "a game of 150 moves");
+  expect(longer.record().size() > 256 && ayo::Game::from_record(longer.record()).record() == longer.record(),
+         "a record longer than the first buffer");
+  expect(longer.moves().size() == 150, "a move list longer than the first array");
+  expect_error([&] { longer.outcome(); }, AYO_RESULT_TRUNCATED, "outcome when truncated");
+  longer.clear_ply_cap();
+  expect(longer.status() == AYO_STATUS_ONGOING, "the cap cleared");
+}
+
+// Databases: build, open, verify, the perfect player, and the per-thread detail of a failure.
+void check_databases() {
+  where = "databases";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ayo-test-cpp-" + std::to_string(static_cast<long>(getpid())));
+  std::filesystem::remove_all(dir);
+  ayo::Rules rules("ayoayo");
+  std::string message =
+      expect_error([&] { ayo::Database::open(rules, dir.string()); }, AYO_RESULT_DATABASE_MISSING, "no database yet");
+  expect(message.find("no database layer for 0 seeds") != std::string::npos, "missing database: " + message);
+  expect_error([&] { ayo::Database::open_up_to(rules, dir.string(), 41); }, AYO_RESULT_INVALID_ARGUMENT,
+               "max_seeds 41", "max_seeds is 0 to 40, not 41");
+  expect_error([] { ayo::Database::build(ayo::Rules("oware"), 2, "/nonexistent-ayo", 1); },
+               AYO_RESULT_DATABASE_UNSUPPORTED_RULES, "oware cannot be solved");
+  ayo::Player player = [&] {
+    ayo::Database built = ayo::Database::build(rules, 4, dir.string(), 1);
+    ayo::Database opened = ayo::Database::open(rules, dir.string());
+    expect(built.max_seeds() == 4 && opened.max_seeds() == 4, "max seeds");
+    ayo::Database::Verified v = opened.verify(1);
+    expect(v.checked == 1820 && v.failed == 0, "verified");  // C(16, 12) boards of 0 to 4 seeds
+    return ayo::Player::perfect(opened, AYO_BUDGET_KIND_NODES, 100000, 3);
+  }();  // the player outlives both databases
+  ayo::Game g = ayo::Game::from_position("ayoayo 0,0,0,0,1,0/2,0,0,1,0,0 23-21 s 0 30");
+  ayo::Analysis a = player.analyze(g);
+  expect(player.last_source() == AYO_PERFECT_SOURCE_DATABASE, "values from the databases");
+  expect(a.value().proven == 1 && a.value().bound == AYO_BOUND_EXACT && a.best() >= 1 && a.best() <= 6, "exact value");
+  expect(player.choose(g) == a.best(), "choose plays the best move");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
@@ -400,12 +498,16 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: %s VECTOR_DIR\n", argv[0]);
     return 2;
   }
-  where = "version";
-  expect(std::string(ayo_version()) == AYO_VERSION_STRING, "header and library versions agree");
-  long vectors = check_vectors(argv[1]);
-  check_threads();
-  check_players();
-  std::printf("c++ vectors: %ld move vectors checked\n", vectors);
+  try {
+    check_layer();
+    long vectors = check_vectors(argv[1]);
+    check_threads();
+    check_players();
+    check_databases();
+    std::printf("c++ vectors: %ld move vectors checked through ayo.hpp\n", vectors);
+  } catch (const std::exception &e) {
+    expect(false, std::string("unexpected exception: ") + e.what());
+  }
   std::printf("c++: %ld passed, %ld failed\n", passed, failed);
   return failed == 0 && passed > 0 ? 0 : 1;
 }

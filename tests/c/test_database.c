@@ -48,13 +48,14 @@ static char top[256]; /* the temporary directory of this run */
 static int quick;     /* --quick: fewer exact searches (for valgrind) */
 
 
-static int rules_error_empty(const ayo_rules *r) {
+/* After a successful database call, this thread's detail is empty. */
+static int database_error_empty(void) {
   char buf[512];
   size_t n = 99;
-  return ayo_rules_last_error(r, buf, sizeof buf, &n) == AYO_RESULT_OK && n == 0;
+  return ayo_database_last_error(buf, sizeof buf, &n) == AYO_RESULT_OK && n == 0;
 }
 
-static ayo_player *perfect(const ayo_database *db, int budget_kind, uint64_t amount) {
+static ayo_player *perfect(const ayo_database *db, ayo_budget_kind budget_kind, uint64_t amount) {
   ayo_player *p = NULL;
   CHECK_RESULT(ayo_player_new_perfect(db, budget_kind, amount, 1, &p), AYO_RESULT_OK);
   return p;
@@ -209,10 +210,10 @@ static ayo_database *test_build_and_open(const char *dir) {
   /* Nothing there yet. */
   CHECK_RESULT(ayo_database_open(r, dir, &opened), AYO_RESULT_DATABASE_MISSING);
   CHECK(opened == NULL);
-  CHECK(check_rules_error_contains(r, "no database layer for 0 seeds"));
+  CHECK(check_database_error_contains("no database layer for 0 seeds"));
   CHECK_RESULT(ayo_database_build(r, MAX_SEEDS, dir, 1, &built), AYO_RESULT_OK);
   CHECK(built != NULL);
-  CHECK(rules_error_empty(r));
+  CHECK(database_error_empty());
   CHECK_RESULT(ayo_database_max_seeds(built, &max), AYO_RESULT_OK);
   CHECK(max == MAX_SEEDS);
   CHECK(layer_file(dir, 0, file, sizeof file) && layer_file(dir, MAX_SEEDS, file, sizeof file));
@@ -412,9 +413,9 @@ static void test_unsolvable_rules(const ayo_database *db, const char *dir) {
     ayo_rules *r = check_rules_of(presets[i]);
     ayo_database *d = (ayo_database *)SENTINEL_PTR;
     CHECK_RESULT(ayo_database_build(r, 2, other, 1, &d), AYO_RESULT_DATABASE_UNSUPPORTED_RULES);
-    CHECK(check_rules_error_contains(r, why[i]));
+    CHECK(check_database_error_contains(why[i]));
     CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_UNSUPPORTED_RULES);
-    CHECK(check_rules_error_contains(r, why[i]));
+    CHECK(check_database_error_contains(why[i]));
     CHECK(d == (ayo_database *)SENTINEL_PTR);
     ayo_rules_free(r);
   }
@@ -474,26 +475,26 @@ static void test_damaged_files(void) {
   d = (ayo_database *)SENTINEL_PTR;
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
   CHECK(d == (ayo_database *)SENTINEL_PTR);
-  CHECK(check_rules_error_contains(r, "value checksum mismatch"));
-  CHECK(check_rules_error_contains(r, ".n02.ayodb"));
+  CHECK(check_database_error_contains("value checksum mismatch"));
+  CHECK(check_database_error_contains(".n02.ayodb"));
   /* Building over it refuses it too, and leaves it as it is. */
   CHECK_RESULT(ayo_database_build(r, 3, dir, 1, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(check_rules_error_contains(r, "value checksum mismatch"));
+  CHECK(check_database_error_contains("value checksum mismatch"));
   CHECK(file_size(n2) == size && d == (ayo_database *)SENTINEL_PTR);
 
   /* A flipped header byte (inside the rules record): the header checksum. */
   CHECK(copy_file(saved, n2) && flip_byte(n2, 17));
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(check_rules_error_contains(r, "header checksum mismatch"));
+  CHECK(check_database_error_contains("header checksum mismatch"));
 
   /* Truncated by one byte. */
   CHECK(copy_file(saved, n2) && truncate(n2, size - 1) == 0);
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(check_rules_error_contains(r, "truncated"));
+  CHECK(check_database_error_contains("truncated"));
   /* Truncated inside the header. */
   CHECK(truncate(n2, 10) == 0);
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(check_rules_error_contains(r, "ends inside its header"));
+  CHECK(check_database_error_contains("ends inside its header"));
 
   /* Not a database file. */
   {
@@ -501,12 +502,12 @@ static void test_damaged_files(void) {
     CHECK(f != NULL && fputs("hello, this is not a database file at all", f) >= 0 && fclose(f) == 0);
   }
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(check_rules_error_contains(r, "bad magic"));
+  CHECK(check_database_error_contains("bad magic"));
 
   /* Another layer's file under this layer's name. */
   CHECK(copy_file(n1, n2));
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_DAMAGED);
-  CHECK(check_rules_error_contains(r, "holds the layer of 1 seeds"));
+  CHECK(check_database_error_contains("holds the layer of 1 seeds"));
 
   /* Restored, it opens again; without layer 3 it holds 0..=2. */
   CHECK(copy_file(saved, n2));
@@ -516,7 +517,7 @@ static void test_damaged_files(void) {
     CHECK(layer_file(dir, 3, n3, sizeof n3) && unlink(n3) == 0);
     d = NULL;
     CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_OK);
-    CHECK(rules_error_empty(r));
+    CHECK(database_error_empty());
     CHECK_RESULT(ayo_database_max_seeds(d, &max), AYO_RESULT_OK);
     CHECK(max == 2);
     ayo_database_free(d);
@@ -526,7 +527,7 @@ static void test_damaged_files(void) {
   /* Without layer 0 nothing can be opened. */
   CHECK(unlink(n0) == 0);
   CHECK_RESULT(ayo_database_open(r, dir, &d), AYO_RESULT_DATABASE_MISSING);
-  CHECK(check_rules_error_contains(r, ".n00.ayodb"));
+  CHECK(check_database_error_contains(".n00.ayodb"));
   CHECK(d == (ayo_database *)SENTINEL_PTR);
 
   /* A regular file where the directory should be: an I/O error. */
@@ -536,9 +537,9 @@ static void test_damaged_files(void) {
     CHECK(f != NULL && fclose(f) == 0);
   }
   CHECK_RESULT(ayo_database_build(r, 2, plain, 1, &d), AYO_RESULT_DATABASE_IO);
-  CHECK(check_rules_error_contains(r, "plain-file"));
+  CHECK(check_database_error_contains("plain-file"));
   CHECK_RESULT(ayo_database_open(r, plain, &d), AYO_RESULT_DATABASE_IO);
-  CHECK(check_rules_error_contains(r, "plain-file"));
+  CHECK(check_database_error_contains("plain-file"));
   CHECK(d == (ayo_database *)SENTINEL_PTR);
   ayo_rules_free(r);
 }
@@ -557,7 +558,7 @@ static void test_misuse(const ayo_database *db, const char *dir) {
   path_in(scratch, sizeof scratch, "never");
   CHECK_RESULT(ayo_database_open(NULL, dir, &d), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_database_open(r, NULL, &d), AYO_RESULT_NULL_ARGUMENT);
-  CHECK(check_rules_error_contains(r, "dir"));
+  CHECK(check_database_error_contains("dir"));
   CHECK_RESULT(ayo_database_open(r, dir, NULL), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_database_open(r, bad_utf8, &d), AYO_RESULT_INVALID_UTF8);
   CHECK_RESULT(ayo_database_build(NULL, 2, scratch, 1, &d), AYO_RESULT_NULL_ARGUMENT);
@@ -565,10 +566,10 @@ static void test_misuse(const ayo_database *db, const char *dir) {
   CHECK_RESULT(ayo_database_build(r, 2, scratch, 1, NULL), AYO_RESULT_NULL_ARGUMENT);
   CHECK_RESULT(ayo_database_build(r, 2, bad_utf8, 1, &d), AYO_RESULT_INVALID_UTF8);
   CHECK_RESULT(ayo_database_build(r, AYO_MAX_DATABASE_SEEDS + 1, scratch, 1, &d), AYO_RESULT_INVALID_ARGUMENT);
-  CHECK(check_rules_error_contains(r, "max_seeds"));
+  CHECK(check_database_error_contains("max_seeds"));
   CHECK_RESULT(ayo_database_build(r, UINT32_MAX, scratch, 1, &d), AYO_RESULT_INVALID_ARGUMENT);
   CHECK_RESULT(ayo_database_build(r, 2, scratch, AYO_MAX_THREADS + 1, &d), AYO_RESULT_INVALID_ARGUMENT);
-  CHECK(check_rules_error_contains(r, "threads is 0 (every core) or 1 to 1024, not 1025")); /* Rust's and Python's text */
+  CHECK(check_database_error_contains("threads is 0 (every core) or 1 to 1024, not 1025")); /* Rust's and Python's text */
   CHECK_RESULT(ayo_database_build(r, 2, scratch, UINT32_MAX, &d), AYO_RESULT_INVALID_ARGUMENT);
   CHECK(d == (ayo_database *)SENTINEL_PTR);
   CHECK(access(scratch, F_OK) != 0); /* refused before anything was written */
@@ -591,8 +592,8 @@ static void test_misuse(const ayo_database *db, const char *dir) {
   CHECK_RESULT(ayo_player_new_perfect(db, AYO_BUDGET_KIND_DEPTH, 0, 0, &p), AYO_RESULT_BAD_BUDGET);
   CHECK_RESULT(ayo_player_new_perfect(db, AYO_BUDGET_KIND_MILLISECONDS, AYO_MAX_BUDGET_MS + 1, 0, &p),
                AYO_RESULT_BAD_BUDGET);
-  CHECK_RESULT(ayo_player_new_perfect(db, 3, 5, 0, &p), AYO_RESULT_BAD_BUDGET);
-  CHECK_RESULT(ayo_player_new_perfect(db, -1, 5, 0, &p), AYO_RESULT_BAD_BUDGET);
+  CHECK_RESULT(ayo_player_new_perfect(db, (ayo_budget_kind)3, 5, 0, &p), AYO_RESULT_BAD_BUDGET);
+  CHECK_RESULT(ayo_player_new_perfect(db, (ayo_budget_kind)-1, 5, 0, &p), AYO_RESULT_BAD_BUDGET);
   CHECK(p == (ayo_player *)SENTINEL_PTR);
 
   CHECK_RESULT(ayo_player_new_level("3", 1, &level), AYO_RESULT_OK);

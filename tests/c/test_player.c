@@ -60,7 +60,7 @@ static ayo_player *level(const char *name, uint64_t seed) {
 
 static ayo_player *kind(int k, int budget_kind, uint64_t amount, uint64_t seed) {
   ayo_player *p = NULL;
-  CHECK_RESULT(ayo_player_new_kind(k, budget_kind, amount, seed, &p), AYO_RESULT_OK);
+  CHECK_RESULT(ayo_player_new_kind((ayo_player_kind)k, (ayo_budget_kind)budget_kind, amount, seed, &p), AYO_RESULT_OK);
   return p;
 }
 
@@ -195,13 +195,14 @@ static void test_bad_arguments(void) {
   }
   CHECK_RESULT(ayo_player_new_level("\xff", 1, &out), AYO_RESULT_INVALID_UTF8);
   for (i = 0; i < sizeof bad_kinds / sizeof bad_kinds[0]; i++) {
-    CHECK_RESULT(ayo_player_new_kind(bad_kinds[i], AYO_BUDGET_KIND_DEPTH, 3, 1, &out),
+    CHECK_RESULT(ayo_player_new_kind((ayo_player_kind)bad_kinds[i], AYO_BUDGET_KIND_DEPTH, 3, 1, &out),
                  AYO_RESULT_UNKNOWN_PLAYER_KIND);
   }
   for (i = 0; i < sizeof bad_budgets / sizeof bad_budgets[0]; i++) {
     int k;
     for (k = AYO_PLAYER_KIND_RANDOM; k <= AYO_PLAYER_KIND_MCTS; k++) {
-      CHECK_RESULT(ayo_player_new_kind(k, bad_budgets[i].budget_kind, bad_budgets[i].amount, 1, &out),
+      CHECK_RESULT(ayo_player_new_kind((ayo_player_kind)k, (ayo_budget_kind)bad_budgets[i].budget_kind,
+                                       bad_budgets[i].amount, 1, &out),
                    AYO_RESULT_BAD_BUDGET);
     }
   }

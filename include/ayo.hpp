@@ -1,0 +1,622 @@
+/*
+ * ayo.hpp: a header-only C++17 layer over the C API of the ayo rules engine
+ * (ayo.h, libayo). Part of the ayo project, same licence.
+ *
+ * Only translation: every call goes to the C function of the same name, and
+ * every rule is the library's. What the layer adds (docs/c-api.md, "C++"):
+ *
+ * - RAII handles: ayo::Rules, ayo::Game, ayo::Player and ayo::Database own
+ *   their C handle and free it in their destructor. Rules and Game copy
+ *   (ayo_rules_clone, ayo_game_clone: independent copies); all four move.
+ *   A moved-from object holds no handle; using it throws ayo::Error with
+ *   AYO_RESULT_NULL_ARGUMENT. get() gives the C handle for direct C calls.
+ * - Outputs as std::string and std::vector: no size-then-fill calls.
+ * - Errors as exceptions: a failed call throws ayo::Error (a
+ *   std::runtime_error) carrying the ayo_result code and the detailed
+ *   message of the handle's last error (or of this thread's last database
+ *   error; calls that keep no detail give the code's description); a
+ *   position or game record that does not parse throws ayo::RecordError,
+ *   which adds the field and the byte offset. Memory exhaustion in the layer
+ *   itself is std::bad_alloc.
+ *
+ * The C types (ayo_setup, ayo_outcome, ayo_event, ayo_analysis, the enums)
+ * are used as they are. Thread safety is the C API's: const member
+ * functions only read and may run concurrently on one object; the others
+ * need it exclusively.
+ */
+#ifndef AYO_HPP
+#define AYO_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ayo.h"
+
+namespace ayo {
+
+/** A failed call of the C API: its result code and a detailed message. */
+class Error : public std::runtime_error {
+ public:
+  Error(ayo_result code, const std::string &message) : std::runtime_error(message), code_(code) {}
+
+  /** The result code (never AYO_RESULT_OK). */
+  ayo_result code() const noexcept { return code_; }
+
+  /** The code's name as in ayo.h, e.g. "AYO_RESULT_EMPTY_PIT". */
+  const char *name() const noexcept {
+    const char *n = ayo_result_name(static_cast<int32_t>(code_));
+    return n != nullptr ? n : "AYO_RESULT_UNKNOWN";
+  }
+
+ private:
+  ayo_result code_;
+};
+
+/** A record (rules, position or game) that did not parse, or an illegal
+ *  move in a game record: AYO_RESULT_MALFORMED_RECORD with where it failed. */
+class RecordError : public Error {
+ public:
+  RecordError(const std::string &message, ayo_record_field field, std::size_t offset)
+      : Error(AYO_RESULT_MALFORMED_RECORD, message), field_(field), offset_(offset) {}
+
+  /** The field that failed. */
+  ayo_record_field field() const noexcept { return field_; }
+
+  /** The byte offset of the offending text in the record. */
+  std::size_t offset() const noexcept { return offset_; }
+
+ private:
+  ayo_record_field field_;
+  std::size_t offset_;
+};
+
+namespace detail {
+
+/** Text from any C call that follows the text out-parameter convention:
+ *  `call(buf, len, &written)`. One call when the text fits 256 bytes,
+ *  else a second with the size the first reported. */
+template <typename Call>
+ayo_result fetch_text(Call &&call, std::string &out) {
+  char small[256];
+  std::size_t written = 0;
+  ayo_result r = call(small, sizeof small, &written);
+  if (r == AYO_RESULT_OK) {
+    out.assign(small, written);
+    return r;
+  }
+  if (r != AYO_RESULT_BUFFER_TOO_SMALL) return r;
+  std::string big(written, '\0');
+  r = call(&big[0], big.size(), &written);
+  if (r == AYO_RESULT_OK) {
+    big.resize(written);
+    out = std::move(big);
+  }
+  return r;
+}
+
+/** The one-line description of a result code. */
+inline std::string message_of(ayo_result code) {
+  std::string text;
+  fetch_text([code](char *b, std::size_t l, std::size_t *w) { return ayo_result_message(code, b, l, w); },
+             text);
+  return text.empty() ? std::string("ayo error ") + std::to_string(static_cast<int>(code)) : text;
+}
+
+/** Throws for a failed call whose detail is `detail_text` (empty: the
+ *  code's description). */
+[[noreturn]] inline void fail(ayo_result code, const std::string &detail_text) {
+  throw Error(code, detail_text.empty() ? message_of(code) : detail_text);
+}
+
+/** Checks the result of a call that keeps no detail. */
+inline void check(ayo_result r) {
+  if (r != AYO_RESULT_OK) fail(r, std::string());
+}
+
+/** Checks the result of a database call: its detail is this thread's. */
+inline void check_database(ayo_result r) {
+  if (r == AYO_RESULT_OK) return;
+  std::string text;
+  fetch_text(ayo_database_last_error, text);
+  fail(r, text);
+}
+
+/** A text query of the C API that does not fail but for misuse. */
+template <typename Call>
+std::string text(Call &&call) {
+  std::string out;
+  check(fetch_text(std::forward<Call>(call), out));
+  return out;
+}
+
+/** An array from a call following the array convention:
+ *  `call(items, capacity, &count)`, with room for `guess` items first. */
+template <typename T, typename Call>
+std::vector<T> array(std::size_t guess, Call &&call, void (*on_error)(ayo_result)) {
+  std::vector<T> items(guess > 0 ? guess : 1);
+  std::size_t count = 0;
+  ayo_result r = call(items.data(), items.size(), &count);
+  if (r == AYO_RESULT_BUFFER_TOO_SMALL) {
+    items.resize(count);
+    r = call(items.data(), items.size(), &count);
+  }
+  if (r != AYO_RESULT_OK) on_error(r);
+  items.resize(count);
+  return items;
+}
+
+/** Owns one C handle, freed by `Free`; null after a move. */
+template <typename T, void (*Free)(T *)>
+class Handle {
+ public:
+  Handle() noexcept = default;
+  explicit Handle(T *h) noexcept : h_(h) {}
+  Handle(const Handle &) = delete;
+  Handle &operator=(const Handle &) = delete;
+  Handle(Handle &&other) noexcept : h_(std::exchange(other.h_, nullptr)) {}
+  Handle &operator=(Handle &&other) noexcept {
+    if (this != &other) {
+      Free(h_);
+      h_ = std::exchange(other.h_, nullptr);
+    }
+    return *this;
+  }
+  ~Handle() { Free(h_); }
+  T *get() const noexcept { return h_; }
+
+ private:
+  T *h_ = nullptr;
+};
+
+}  // namespace detail
+
+/** The version of the linked library, "major.minor.patch". */
+inline std::string version() { return ayo_version(); }
+
+/** The one-line description of a result code. */
+inline std::string result_message(ayo_result code) { return detail::message_of(code); }
+
+/** A value's centiseeds in words: "+1.25", "win by 6", "loss by 2". */
+inline std::string value_text(int32_t centiseeds) {
+  return detail::text(
+      [centiseeds](char *b, std::size_t l, std::size_t *w) { return ayo_value_text(centiseeds, b, l, w); });
+}
+
+/** The names of a static C list (presets, rule parameters, levels). */
+inline std::vector<std::string> names(const char *(*name)(std::size_t)) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; name(i) != nullptr; ++i) out.emplace_back(name(i));
+  return out;
+}
+
+/** "ayoayo", "ayo", "olopon", "oware". */
+inline std::vector<std::string> presets() { return names(ayo_preset_name); }
+/** The rule parameters, in the order of records. */
+inline std::vector<std::string> param_names() { return names(ayo_rules_param_name); }
+/** The playing levels, "1" to "8" and "max". */
+inline std::vector<std::string> levels() { return names(ayo_level_name); }
+
+/** A validated rule set (ayo_rules). */
+class Rules {
+ public:
+  /** The rules of a preset: "ayoayo", "ayo", "olopon" or "oware". */
+  explicit Rules(const std::string &preset) {
+    ayo_rules *r = nullptr;
+    detail::check(ayo_rules_new_preset(preset.c_str(), &r));
+    h_ = Owner(r);
+  }
+
+  /** The rules of a rules record, e.g. "ayoayo[capture=two_three]". */
+  static Rules parse(const std::string &record) {
+    Rules r("ayoayo");
+    r.load_text(record);
+    return r;
+  }
+
+  Rules(const Rules &other) : h_(clone(other.get())) {}
+  Rules &operator=(const Rules &other) {
+    if (this != &other) h_ = Owner(clone(other.get()));
+    return *this;
+  }
+  Rules(Rules &&) noexcept = default;
+  Rules &operator=(Rules &&) noexcept = default;
+  ~Rules() = default;
+
+  /** Sets one parameter from its text form, e.g. ("capture", "two_three");
+   *  the whole set is checked, and unchanged on failure. */
+  void set(const std::string &key, const std::string &value) {
+    check(ayo_rules_set(get(), key.c_str(), value.c_str()));
+  }
+
+  /** The text form of parameter `key` (as `set` takes it). */
+  std::string param(const std::string &key) const {
+    std::string out;
+    ayo_result r = detail::fetch_text(
+        [&](char *b, std::size_t l, std::size_t *w) { return ayo_rules_get(get(), key.c_str(), b, l, w); }, out);
+    if (r == AYO_RESULT_UNKNOWN_PARAM) detail::fail(r, "unknown rule parameter `" + key + "`");
+    detail::check(r);
+    return out;
+  }
+
+  /** Replaces the rules with those of a rules record. */
+  void load_text(const std::string &record) { check(ayo_rules_load_text(get(), record.c_str())); }
+
+  /** The rules record: the preset with the fewest overrides. */
+  std::string text() const {
+    return detail::text([this](char *b, std::size_t l, std::size_t *w) { return ayo_rules_text(get(), b, l, w); });
+  }
+
+  /** The detail of the last failed non-const call. */
+  std::string last_error() const {
+    return detail::text(
+        [this](char *b, std::size_t l, std::size_t *w) { return ayo_rules_last_error(get(), b, l, w); });
+  }
+
+  /** The C handle, still owned by this object. */
+  ayo_rules *get() const noexcept { return h_.get(); }
+
+ private:
+  using Owner = detail::Handle<ayo_rules, ayo_rules_free>;
+  friend class Game;
+  explicit Rules(ayo_rules *owned) noexcept : h_(owned) {}
+
+  static ayo_rules *clone(const ayo_rules *r) {
+    ayo_rules *out = nullptr;
+    detail::check(ayo_rules_clone(r, &out));
+    return out;
+  }
+
+  /** Throws for a failed non-const call, with the rules' detail. */
+  void check(ayo_result r) const {
+    if (r == AYO_RESULT_OK) return;
+    detail::fail(r, get() != nullptr ? last_error() : std::string());
+  }
+
+  Owner h_;
+};
+
+/** One move's sowing trace (ayo_game_trace). */
+struct Trace {
+  std::vector<ayo_event> events;
+  ayo_trace_summary summary;
+};
+
+/** A game in progress (ayo_game). */
+class Game {
+ public:
+  /** A new game at the start position of `rules` (copied). */
+  explicit Game(const Rules &rules) {
+    ayo_game *g = nullptr;
+    detail::check(ayo_game_new(rules.get(), &g));
+    h_ = Owner(g);
+  }
+
+  /** The game of a game record, every move replayed and checked, e.g.
+   *  "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0 | 3 1 6". */
+  static Game from_record(const std::string &record) {
+    Game g{Rules("ayoayo")};
+    g.load_record(record);
+    return g;
+  }
+
+  /** A game starting at a position record. */
+  static Game from_position(const std::string &position) {
+    Game g{Rules("ayoayo")};
+    g.load_position(position);
+    return g;
+  }
+
+  Game(const Game &other) : h_(clone(other.get())) {}
+  Game &operator=(const Game &other) {
+    if (this != &other) h_ = Owner(clone(other.get()));
+    return *this;
+  }
+  Game(Game &&) noexcept = default;
+  Game &operator=(Game &&) noexcept = default;
+  ~Game() = default;
+
+  /** A copy of the game's rules. */
+  Rules rules() const {
+    ayo_rules *r = nullptr;
+    detail::check(ayo_game_rules(get(), &r));
+    return Rules(r);
+  }
+
+  /** Replaces the game with one starting at a position record. */
+  void load_position(const std::string &position) { check(ayo_game_load_position(get(), position.c_str())); }
+  /** Replaces the game with the game of a game record. */
+  void load_record(const std::string &record) { check(ayo_game_load_record(get(), record.c_str())); }
+  /** Replaces the game with one starting at `setup`, under the same rules. */
+  void load_setup(const ayo_setup &setup) { check(ayo_game_load_setup(get(), &setup)); }
+
+  /** The current position as plain values. */
+  ayo_setup setup() const { return query<ayo_setup>(ayo_game_setup); }
+  /** The player to move. */
+  ayo_side to_move() const { return query<ayo_side>(ayo_game_to_move); }
+  /** The position's 64-bit hash. */
+  uint64_t hash() const { return query<uint64_t>(ayo_game_hash); }
+  /** Moves played since the start position. */
+  std::size_t move_count() const { return query<std::size_t>(ayo_game_move_count); }
+  /** Where the game stands. */
+  ayo_status status() const { return query<ayo_status>(ayo_game_status); }
+  /** Bit k set when the mover's pit k + 1 is legal. */
+  uint8_t legal_mask() const { return query<uint8_t>(ayo_game_legal_mask); }
+
+  /** The moves played, as the movers' pits 1 to 6. */
+  std::vector<int> moves() const { return pits(ayo_game_moves, 64); }
+  /** The legal moves, as the mover's pits 1 to 6 ascending. */
+  std::vector<int> legal_moves() const { return pits(ayo_game_legal_moves, AYO_MAX_LEGAL_MOVES); }
+  /** The legal moves, as absolute pits 0 to 11. */
+  std::vector<int> legal_pits() const { return pits(ayo_game_legal_pits, AYO_MAX_LEGAL_MOVES); }
+
+  /** Plays the mover's pit 1 to 6; an illegal move throws and changes nothing. */
+  void play(int relative_pit) { check(ayo_game_play(get(), relative_pit)); }
+  /** Plays absolute pit 0 to 11 of the mover's row. */
+  void play_pit(int pit) { check(ayo_game_play_pit(get(), pit)); }
+  /** Takes back the last move; returns it as its mover's pit 1 to 6. */
+  int undo() {
+    uint8_t pit = 0;
+    check(ayo_game_undo(get(), &pit));
+    return pit;
+  }
+
+  /** The outcome of a finished game; throws AYO_RESULT_GAME_NOT_OVER while
+   *  it goes on and AYO_RESULT_TRUNCATED when it stopped at its ply cap. */
+  ayo_outcome outcome() const { return query<ayo_outcome>(ayo_game_outcome); }
+
+  /** Caps the moves of the game (see ayo_game_set_ply_cap). */
+  void set_ply_cap(uint32_t cap) { check(ayo_game_set_ply_cap(get(), cap)); }
+  /** Removes the ply cap. */
+  void clear_ply_cap() { check(ayo_game_clear_ply_cap(get())); }
+
+  /** The position record of the current position. */
+  std::string position_text() const {
+    return detail::text(
+        [this](char *b, std::size_t l, std::size_t *w) { return ayo_game_position_text(get(), b, l, w); });
+  }
+  /** The game record: start position, " | ", the moves. */
+  std::string record() const {
+    return detail::text([this](char *b, std::size_t l, std::size_t *w) { return ayo_game_record(get(), b, l, w); });
+  }
+
+  /** The sowing trace of the mover's pit 1 to 6, without playing it. */
+  Trace trace(int relative_pit) const {
+    Trace t{};
+    t.events = detail::array<ayo_event>(
+        64,
+        [&](ayo_event *e, std::size_t cap, std::size_t *count) {
+          return ayo_game_trace(get(), relative_pit, e, cap, count, &t.summary);
+        },
+        detail::check);
+    return t;
+  }
+
+  /** Counts the move sequences of length `depth` (perft). */
+  uint64_t perft(uint32_t depth) const {
+    uint64_t nodes = 0;
+    detail::check(ayo_game_perft(get(), depth, &nodes));
+    return nodes;
+  }
+
+  /** The detail of the last failed non-const call ("" after a success). */
+  std::string last_error() const {
+    return detail::text(
+        [this](char *b, std::size_t l, std::size_t *w) { return ayo_game_last_error(get(), b, l, w); });
+  }
+
+  /** The C handle, still owned by this object. */
+  ayo_game *get() const noexcept { return h_.get(); }
+
+ private:
+  using Owner = detail::Handle<ayo_game, ayo_game_free>;
+
+  static ayo_game *clone(const ayo_game *g) {
+    ayo_game *out = nullptr;
+    detail::check(ayo_game_clone(g, &out));
+    return out;
+  }
+
+  template <typename T, typename Query>
+  T query(Query q) const {
+    T value{};
+    detail::check(q(get(), &value));
+    return value;
+  }
+
+  template <typename Query>
+  std::vector<int> pits(Query q, std::size_t guess) const {
+    std::vector<uint8_t> raw = detail::array<uint8_t>(
+        guess, [&](uint8_t *p, std::size_t cap, std::size_t *count) { return q(get(), p, cap, count); },
+        detail::check);
+    return std::vector<int>(raw.begin(), raw.end());
+  }
+
+  /** Throws for a failed non-const call, with the game's detail. */
+  void check(ayo_result r) const {
+    if (r == AYO_RESULT_OK) return;
+    if (get() == nullptr) detail::fail(r, std::string());
+    std::string text = last_error();
+    ayo_record_field field = AYO_RECORD_FIELD_OTHER;
+    std::size_t offset = 0;
+    if (r == AYO_RESULT_MALFORMED_RECORD && ayo_game_last_record_error(get(), &field, &offset) == AYO_RESULT_OK) {
+      throw RecordError(text, field, offset);
+    }
+    detail::fail(r, text);
+  }
+
+  Owner h_;
+};
+
+/** Endgame databases (ayo_database): immutable once made, shared by the
+ *  perfect players made from them. Movable, not copyable. */
+class Database {
+ public:
+  /** Loads every consecutive layer of `rules` found in `dir`. */
+  static Database open(const Rules &rules, const std::string &dir) {
+    ayo_database *d = nullptr;
+    detail::check_database(ayo_database_open(rules.get(), dir.c_str(), &d));
+    return Database(d);
+  }
+
+  /** Loads exactly the layers 0 to `max_seeds` of `rules` from `dir`. */
+  static Database open_up_to(const Rules &rules, const std::string &dir, uint32_t max_seeds) {
+    ayo_database *d = nullptr;
+    detail::check_database(ayo_database_open_up_to(rules.get(), dir.c_str(), max_seeds, &d));
+    return Database(d);
+  }
+
+  /** Builds (or resumes) the layers 0 to `max_seeds` into `dir` and loads
+   *  them, on `threads` threads (0: one per core). */
+  static Database build(const Rules &rules, uint32_t max_seeds, const std::string &dir, uint32_t threads = 0) {
+    ayo_database *d = nullptr;
+    detail::check_database(ayo_database_build(rules.get(), max_seeds, dir.c_str(), threads, &d));
+    return Database(d);
+  }
+
+  /** The largest seed count held. */
+  uint32_t max_seeds() const {
+    uint32_t n = 0;
+    detail::check(ayo_database_max_seeds(get(), &n));
+    return n;
+  }
+
+  /** What ayo_database_verify found. */
+  struct Verified {
+    uint64_t checked;
+    uint64_t failed;
+  };
+
+  /** Re-checks every stored value against its successors. */
+  Verified verify(uint32_t threads = 0) const {
+    Verified v{0, 0};
+    detail::check_database(ayo_database_verify(get(), threads, &v.checked, &v.failed));
+    return v;
+  }
+
+  /** The C handle, still owned by this object. */
+  ayo_database *get() const noexcept { return h_.get(); }
+
+ private:
+  explicit Database(ayo_database *owned) noexcept : h_(owned) {}
+  detail::Handle<ayo_database, ayo_database_free> h_;
+};
+
+/** A player's analysis of a position (ayo_player_analyze), with its
+ *  principal variation and its moves as vectors. */
+struct Analysis {
+  /** The C struct, as the library wrote it. */
+  ayo_analysis raw;
+  /** The principal variation, each move its own mover's pit 1 to 6. */
+  std::vector<int> pv;
+  /** Every legal move with its value, in pit order. */
+  std::vector<ayo_move_value> moves;
+
+  /** The best move, the mover's pit 1 to 6 (0 when the game is over). */
+  int best() const noexcept { return raw.best; }
+  /** The value of the position for the player to move. */
+  const ayo_value &value() const noexcept { return raw.value; }
+};
+
+/** A computer player (ayo_player). Movable, not copyable (its search state
+ *  is its own). */
+class Player {
+ public:
+  /** The player of a level: "1" to "8" or "max". */
+  static Player level(const std::string &level, uint64_t seed = 0) {
+    ayo_player *p = nullptr;
+    detail::check(ayo_player_new_level(level.c_str(), seed, &p));
+    return Player(p);
+  }
+
+  /** A player of `kind` with a budget of `amount` units of `budget_kind`. */
+  static Player of_kind(ayo_player_kind kind, ayo_budget_kind budget_kind, uint64_t amount, uint64_t seed = 0) {
+    ayo_player *p = nullptr;
+    detail::check(ayo_player_new_kind(kind, budget_kind, amount, seed, &p));
+    return Player(p);
+  }
+
+  /** A perfect player over `database` (which it shares: the Database may
+   *  be destroyed first). */
+  static Player perfect(const Database &database, ayo_budget_kind budget_kind, uint64_t amount,
+                        uint64_t seed = 0) {
+    ayo_player *p = nullptr;
+    detail::check(ayo_player_new_perfect(database.get(), budget_kind, amount, seed, &p));
+    return Player(p);
+  }
+
+  /** The move to play in `game`, as the mover's pit 1 to 6 (the game is
+   *  not changed). */
+  int choose(const Game &game) {
+    uint8_t pit = 0;
+    check(ayo_player_choose(get(), game.get(), &pit));
+    return pit;
+  }
+
+  /** Analyses the current position of `game` (one search). */
+  Analysis analyze(const Game &game) {
+    Analysis a{};
+    std::vector<uint8_t> pv(64);
+    std::size_t len = 0;
+    ayo_result r = ayo_player_analyze(get(), game.get(), &a.raw, pv.data(), pv.size(), &len);
+    if (r == AYO_RESULT_BUFFER_TOO_SMALL) return last_analysis();  // the same analysis, a longer line
+    check(r);
+    return finish(std::move(a), pv, len);
+  }
+
+  /** The analysis of the last analyze again, without searching. */
+  Analysis last_analysis() const {
+    Analysis a{};
+    std::vector<uint8_t> raw = detail::array<uint8_t>(
+        64,
+        [&](uint8_t *pv, std::size_t cap, std::size_t *len) {
+          return ayo_player_last_analysis(get(), &a.raw, pv, cap, len);
+        },
+        detail::check);
+    return finish(std::move(a), raw, raw.size());
+  }
+
+  /** The kind and budget, e.g. "alphabeta(depth=4)". */
+  std::string name() const {
+    return detail::text([this](char *b, std::size_t l, std::size_t *w) { return ayo_player_name(get(), b, l, w); });
+  }
+
+  /** Where a perfect player's last answer came from. */
+  ayo_perfect_source last_source() const {
+    ayo_perfect_source s = AYO_PERFECT_SOURCE_NONE;
+    detail::check(ayo_player_last_source(get(), &s));
+    return s;
+  }
+
+  /** The detail of the last failed choose or analyze ("" after a success). */
+  std::string last_error() const {
+    return detail::text(
+        [this](char *b, std::size_t l, std::size_t *w) { return ayo_player_last_error(get(), b, l, w); });
+  }
+
+  /** The C handle, still owned by this object. */
+  ayo_player *get() const noexcept { return h_.get(); }
+
+ private:
+  explicit Player(ayo_player *owned) noexcept : h_(owned) {}
+
+  static Analysis finish(Analysis a, const std::vector<uint8_t> &pv, std::size_t len) {
+    a.pv.assign(pv.begin(), pv.begin() + static_cast<std::ptrdiff_t>(len));
+    a.moves.assign(a.raw.moves, a.raw.moves + a.raw.moves_count);
+    return a;
+  }
+
+  void check(ayo_result r) const {
+    if (r == AYO_RESULT_OK) return;
+    detail::fail(r, get() != nullptr ? last_error() : std::string());
+  }
+
+  detail::Handle<ayo_player, ayo_player_free> h_;
+};
+
+}  // namespace ayo
+
+#endif
