@@ -40,12 +40,14 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+import torch
 from gymnasium import spaces
 from ray.rllib.callbacks.callbacks import RLlibCallback
+from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -180,7 +182,7 @@ class AyoMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]  # untyped base
             )
         level = opts["opponent"]
         if level is not None:
-            # Raises AyoError (a ValueError) for an unknown level.
+            # Raises ValueError, naming the levels, for an unknown one.
             Player.describe_level(level)
         # The core checks the other options (an AyoError, a ValueError, names the bad one).
         episode = {
@@ -214,7 +216,7 @@ class AyoMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]  # untyped base
         self._computer_seat_next = 0
 
         self.possible_agents = [*AGENTS, *COMPUTER_GAME_AGENTS]
-        self.agents = []
+        self.agents: list[str] = []
         obs_space = observation_space(self.rules)
         act_space = action_space(self.rules)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
@@ -480,7 +482,9 @@ def multi_module_spec(
     return MultiRLModuleSpec(rl_module_specs={m: spec for m in module_ids})
 
 
-def module_player(module: Any, perspective: str = "mover") -> Callable[[Game], int]:
+def module_player(
+    module: Any, perspective: Literal["mover", "absolute"] = "mover"
+) -> Callable[[Game], int]:
     """Turn an RLModule of :func:`module_spec` into a player: ``(game) -> action``.
 
     The player gives the module the observation of the player to move (as
@@ -488,10 +492,6 @@ def module_player(module: Any, perspective: str = "mover") -> Callable[[Game], i
     output (``forward_inference``), so it plays legal moves only. It is
     callable like :class:`ayo.ai.Player`, e.g. as ``AyoEnv``'s ``opponent``.
     """
-    import torch
-
-    from ray.rllib.core.columns import Columns
-
     if perspective not in ("mover", "absolute"):
         raise ValueError(f'perspective must be "mover" or "absolute", not {perspective!r}')
 
