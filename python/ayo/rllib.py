@@ -57,7 +57,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
 )
 
 from ayo import display
-from ayo._ayo import EpisodeCore, Game, Outcome, Rules
+from ayo._ayo import EpisodeCore, EpisodeOverError, Game, Outcome, Rules
 from ayo.ai import Player
 
 __all__ = [
@@ -217,10 +217,9 @@ class AyoMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]  # untyped base
 
         self.possible_agents = [*AGENTS, *COMPUTER_GAME_AGENTS]
         self.agents: list[str] = []
-        obs_space = observation_space(self.rules)
-        act_space = action_space(self.rules)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self.observation_spaces = {a: observation_space(self.rules) for a in self.possible_agents}
+        # One space each, so that each is seeded on its own.
+        self.action_spaces = {a: action_space(self.rules) for a in self.possible_agents}
         self._core = self._self_play
         self._computer_game = False
 
@@ -298,6 +297,8 @@ class AyoMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]  # untyped base
         its reward and ``info["outcome"]`` (an :class:`ayo.Outcome`; not after
         a penalized illegal action, whose info has ``"illegal_action"``).
         """
+        if self._core.done:
+            raise EpisodeOverError("the game is over: call reset()")
         if self._computer_game:
             return self._step_vs_computer(action_dict)
         mover = AGENTS[self._core.to_move]

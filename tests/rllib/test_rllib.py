@@ -22,6 +22,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 import ayo
 import ayo.pettingzoo
 import ayo.rllib
+from ayo._ayo import EpisodeOverError
 from ayo.ai import Player
 from ayo.rllib import (
     AGENTS,
@@ -167,7 +168,12 @@ def test_bad_options_are_refused() -> None:
         AyoMultiAgentEnv(max_plies=0)
     with pytest.raises(ayo.AyoError):
         AyoMultiAgentEnv(reward="points")
+    env = AyoMultiAgentEnv(rules="oware", opponent=1)
+    with pytest.raises(EpisodeOverError):
+        env.step({"player_0_vs_computer": 0})
     env = AyoMultiAgentEnv(rules="oware")
+    with pytest.raises(EpisodeOverError):
+        env.step({"player_0": 0})
     env.reset()
     with pytest.raises(ValueError, match="player_0 is to move"):
         env.step({"player_1": 0})
@@ -258,11 +264,11 @@ def test_ppo_self_play_on_a_local_cluster(local_ray: None, preset: str) -> None:
         ["--rules", preset, "--iterations", "2", "--workers", "2", "--batch", "500",
          "--minibatch", "125", "--epochs", "2", "--level", "2", "--level-share", "0.5"]
     )  # fmt: skip
+    print(f"\nPPO self-play on {preset}:")
     algo, history = example.train(args)
     try:
         assert [h["iteration"] for h in history] == [1, 2]
         for h in history:
-            print(json.dumps({"rules": preset, **h}))
             assert h["env_steps"] >= 500
             assert h["episodes"] > 0
             assert h["main_return_mean"] is not None
