@@ -186,11 +186,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         train_seconds = time.perf_counter() - start
         level = level_of(args.level)
         tally = play_against_level(algo, args.rules, level, args.eval_games, args.seed)
+        runner_nodes = algo.env_runner_group.foreach_env_runner(
+            lambda _: ray.get_runtime_context().get_node_id(), local_env_runner=False
+        )
         steps = sum(h["env_steps"] for h in history)
         summary = {
             "rules": args.rules,
             "iterations": len(history),
             "workers": args.workers,
+            "ray_nodes": sum(1 for node in ray.nodes() if node["Alive"]),
+            "env_runner_nodes": len(set(runner_nodes)),
             "env_steps": steps,
             "train_seconds": round(train_seconds, 1),
             "env_steps_per_s": round(steps / train_seconds, 1),
