@@ -30,8 +30,11 @@ logging.getLogger("torchrl").setLevel(logging.WARNING)
 
 
 def masked_gym_env(preset: str) -> TransformedEnv:
-    """``ayo/Ayo-v0`` whose random actions are legal: the int8 mask as bool, then ActionMask."""
-    env = GymEnv("ayo/Ayo-v0", rules=preset)
+    """``ayo/Ayo-v0`` whose random actions are legal: the int8 mask as bool, then ActionMask.
+
+    ``illegal_action="raise"``: an unmasked illegal action would fail the check.
+    """
+    env = GymEnv("ayo/Ayo-v0", rules=preset, illegal_action="raise")
     cast = DTypeCastTransform(torch.int8, torch.bool, in_keys=["action_mask"], in_keys_inv=[])
     return TransformedEnv(env, Compose(cast, ActionMask()))
 
@@ -64,10 +67,10 @@ def passes_or_ends_the_game(
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_gym_env_penalizing_illegal_actions(preset: str) -> None:
-    """Unmasked random actions: illegal ones end the episode with the penalty."""
+def test_gym_env_as_made(preset: str) -> None:
+    """Unmasked random actions: by default an illegal one ends the episode with the penalty."""
     for seed in SEEDS:
-        check_env_specs(GymEnv("ayo/Ayo-v0", rules=preset, illegal_action="penalize"), seed=seed)
+        check_env_specs(GymEnv("ayo/Ayo-v0", rules=preset), seed=seed)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
