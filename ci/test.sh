@@ -20,3 +20,4 @@ echo "== Python"
 bash ci/python.sh
 bash ci/browser.sh
 bash ci/wheel.sh
+bash ci/rllib.sh
