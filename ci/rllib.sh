@@ -5,7 +5,8 @@
 # over examples/python and tests/rllib (with the main venv's tools: run
 # ci/python.sh first) and pytest tests/rllib: a local Ray with two env runners
 # trains PPO by self-play (ayo.rllib, examples/python/rllib_selfplay.py) and
-# torchrl's check_env_specs runs over the Gymnasium and PettingZoo envs.
+# torchrl's check_env_specs runs over the Gymnasium and PettingZoo envs, and
+# sb3-contrib's MaskablePPO trains on the batched env (tests/rllib/test_sb3.py).
 # Works in a fresh clone on a fresh machine (python3 >= 3.10 with venv, cargo,
 # network access to PyPI and crates.io). Any failure exits non-zero.
 set -euo pipefail
@@ -29,6 +30,8 @@ PINS=(
     "torchrl==0.14.1"
     "tensordict==0.14.3"
     "pettingzoo==1.27.0"
+    "sb3-contrib==2.9.2"
+    "stable-baselines3==2.9.2"
     "pytest>=8"
 )
 

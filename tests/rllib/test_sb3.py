@@ -1,8 +1,6 @@
 """sb3-contrib's MaskablePPO trains on the batched environment (ayo.vector.sb3_vec_env).
 
-torch and sb3-contrib are not test dependencies (torch is large): this test is
-skipped when torch is absent (with torch, a missing sb3-contrib fails it). Run it with
-``pip install sb3-contrib && pytest tests/python/test_vector_sb3.py``.
+Run by ci/rllib.sh in the side venv that has torch (and sb3-contrib).
 """
 
 from __future__ import annotations
@@ -15,8 +13,6 @@ import pytest
 
 from ayo.vector import AyoVectorEnv, sb3_vec_env
 
-# Skipped only without torch; with torch, sb3-contrib must be installed too.
-pytest.importorskip("torch")
 sb3_contrib: Any = importlib.import_module("sb3_contrib")
 maskable_utils: Any = importlib.import_module("sb3_contrib.common.maskable.utils")
 
@@ -24,7 +20,13 @@ maskable_utils: Any = importlib.import_module("sb3_contrib.common.maskable.utils
 @pytest.mark.parametrize("preset", ["oware", "ayoayo"])
 def test_maskable_ppo_trains_and_honours_the_masks(preset: str) -> None:
     # illegal_action="raise": a single unmasked illegal action would raise.
-    venv = sb3_vec_env(num_envs=4, rules=preset, opponent="random", reward="seed_difference")
+    venv = sb3_vec_env(
+        num_envs=4,
+        rules=preset,
+        opponent="random",
+        reward="seed_difference",
+        illegal_action="raise",
+    )
     assert maskable_utils.is_masking_supported(venv)
     venv.seed(0)
     model = sb3_contrib.MaskablePPO(
