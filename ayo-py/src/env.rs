@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::{self, AyoError, EpisodeOverError};
+use crate::errors::{self, AyoError, EpisodeOverError, Text};
 use crate::game::{PyGame, PyOutcome};
 use crate::rules::PyRules;
 use crate::vector::{episode_options, player_from, ACTIONS, MASK_I8, OBS};
@@ -268,30 +268,31 @@ impl PyEpisodeCore {
     /// with the environments' options (see `ayo.envs.AyoEnv`).
     #[new]
     #[pyo3(signature = (
-        rules, *, opponent = "random", agent_seat = "0", perspective = "mover",
-        reward = "win_loss", illegal_action = "raise", illegal_penalty = -1.0, max_steps = None
+        rules, *, opponent = Text("random".to_owned()), agent_seat = Text("0".to_owned()),
+        perspective = Text("mover".to_owned()), reward = Text("win_loss".to_owned()),
+        illegal_action = Text("raise".to_owned()), illegal_penalty = -1.0, max_steps = None
     ), text_signature = "(rules, *, opponent='random', agent_seat='0', perspective='mover', \
         reward='win_loss', illegal_action='raise', illegal_penalty=-1.0, max_steps=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         rules: &Bound<'_, PyAny>,
-        opponent: &str,
-        agent_seat: &str,
-        perspective: &str,
-        reward: &str,
-        illegal_action: &str,
+        opponent: Text,
+        agent_seat: Text,
+        perspective: Text,
+        reward: Text,
+        illegal_action: Text,
         illegal_penalty: f64,
         max_steps: Option<i64>,
     ) -> PyResult<Self> {
         let rules = PyRules::from_py(rules)?;
         let args = Args {
             rules: rules.to_string(),
-            opponent: opponent.to_owned(),
-            agent_seat: agent_seat.to_owned(),
-            perspective: perspective.to_owned(),
-            reward: reward.to_owned(),
-            illegal_action: illegal_action.to_owned(),
+            opponent: opponent.0,
+            agent_seat: agent_seat.0,
+            perspective: perspective.0,
+            reward: reward.0,
+            illegal_action: illegal_action.0,
             illegal_penalty,
             max_steps,
         };
@@ -321,9 +322,10 @@ impl PyEpisodeCore {
         serde_json::to_string(&state).map_err(core_err)
     }
 
-    fn __setstate__(&self, py: Python<'_>, state: &str) -> PyResult<()> {
-        let (snapshot, record, moves): (Snapshot, String, Vec<Move>) = serde_json::from_str(state)
-            .map_err(|e| AyoError::new_err(format!("not an EpisodeCore state: {e}")))?;
+    fn __setstate__(&self, py: Python<'_>, state: errors::RecText) -> PyResult<()> {
+        let (snapshot, record, moves): (Snapshot, String, Vec<Move>) =
+            serde_json::from_str(&state.0)
+                .map_err(|e| AyoError::new_err(format!("not an EpisodeCore state: {e}")))?;
         let game = Game::from_record(&record).map_err(|e| errors::record(py, e))?;
         let _call = self.begin(py)?;
         self.locked(py)?.restore(snapshot, game, moves);

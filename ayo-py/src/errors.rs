@@ -298,3 +298,13 @@ pub(crate) fn setup_problem(py: Python<'_>, message: String) -> PyErr {
     };
     with_attrs(py, err, &[("problems", problems)])
 }
+
+/// `MemoryError` for an allocation of `bytes` that failed, naming what it was
+/// for (the text of `ayo_solve::DbError::OutOfMemory`, so that every
+/// out-of-memory message of ayo reads alike).
+pub(crate) fn out_of_memory(bytes: u128, what: &str) -> PyErr {
+    pyo3::exceptions::PyMemoryError::new_err(format!(
+        "out of memory: could not allocate {bytes} bytes ({:.1} MiB) for {what}",
+        bytes as f64 / 1_048_576.0
+    ))
+}

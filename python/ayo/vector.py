@@ -184,7 +184,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             n,
             self.rules,
             opponent,
-            [int(s) for s in entropy],
+            entropy,
             agent_seat=agent_seat,
             perspective=perspective,
             reward=reward,
@@ -323,7 +323,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         seeds = _seed_list(seed, self.num_envs)
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))
-        mask: list[bool] | None = None
+        mask: npt.NDArray[np.bool_] | None = None
         if reset_mask is not None:
             if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
                 raise ValueError("options['reset_mask'] must be a numpy bool array")
@@ -336,7 +336,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
                 raise ValueError("options['reset_mask'] must have at least one True value")
             if self._needs_reset and not reset_mask.all():
                 raise ValueError("the first reset must reset every game")
-            mask = [bool(m) for m in reset_mask]
+            mask = np.ascontiguousarray(reset_mask)
         if agent_seat is not None and (isinstance(agent_seat, bool) or agent_seat not in (0, 1)):
             raise ValueError(f"agent_seat must be 0 or 1, not {agent_seat!r}")
         self._core.reset(mask=mask, seeds=None if seed is None else seeds, agent_seat=agent_seat)

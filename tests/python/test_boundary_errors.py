@@ -297,3 +297,43 @@ def test_play_bool_action(action: bool) -> None:
         game.play_pit(action)
     assert info.value.reason == "pit_out_of_range"
     assert game.record() == before
+
+
+# --- Lone surrogates in the environments' option strings ----------------------
+
+ENV_OPTIONS = ["perspective", "reward", "illegal_action"]
+
+
+@pytest.mark.parametrize("option", [*ENV_OPTIONS, "opponent", "agent_seat"])
+def test_vector_env_option_with_surrogate(option: str) -> None:
+    """Issue 14: an option of the batch with a lone surrogate is an AyoError."""
+    with pytest.raises(ayo.AyoError) as info:
+        AyoVectorEnv(4, **{option: "x" + SURROGATE})  # type: ignore[arg-type]
+    assert not isinstance(info.value, UnicodeError)
+
+
+def test_vector_env_rules_with_surrogate() -> None:
+    with pytest.raises(ayo.RecordError):
+        AyoVectorEnv(4, rules="ayo" + SURROGATE)
+
+
+@pytest.mark.parametrize("option", ENV_OPTIONS)
+def test_env_option_with_surrogate(option: str) -> None:
+    with pytest.raises(ayo.AyoError) as info:
+        AyoEnv(**{option: "x" + SURROGATE})  # type: ignore[arg-type]
+    assert not isinstance(info.value, UnicodeError)
+
+
+@pytest.mark.parametrize("option", ["opponent", "agent_seat", *ENV_OPTIONS])
+def test_episode_core_option_with_surrogate(option: str) -> None:
+    with pytest.raises(ayo.AyoError) as info:
+        ayo._ayo.EpisodeCore("ayoayo", **{option: "x" + SURROGATE})
+    assert not isinstance(info.value, UnicodeError)
+
+
+def test_episode_core_state_with_surrogate() -> None:
+    core = ayo._ayo.EpisodeCore("ayoayo")
+    before = core.__getstate__()
+    with pytest.raises(ayo.RecordError):
+        core.__setstate__("{" + SURROGATE)
+    assert core.__getstate__() == before
