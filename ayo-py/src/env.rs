@@ -283,9 +283,15 @@ impl PyEpisodeCore {
         reward: Text,
         illegal_action: Text,
         illegal_penalty: f64,
-        max_steps: Option<i64>,
+        max_steps: Option<errors::Wide>,
     ) -> PyResult<Self> {
         let rules = PyRules::from_py(rules)?;
+        // Taken wide (never an OverflowError); the core checks the range.
+        let max_steps: Option<i64> = errors::Wide::opt(
+            max_steps.as_ref(),
+            "max_steps",
+            "None or an int 1..=2**32-1",
+        )?;
         let args = Args {
             rules: rules.to_string(),
             opponent: opponent.0,

@@ -35,6 +35,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ayo._args import real_arg
 from ayo._ayo import AyoError, Rules, VecCore, VecEpisodeOverError
 from ayo.envs import MAX_EPISODE_STEPS, EpisodeOverError
 
@@ -179,7 +180,11 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             per = 2 if self.self_play else 1
             steps = _int_arg(max_episode_steps, "max_episode_steps", 1, (2**32 - 1) // per) * per
         threads = 0 if num_threads is None else _int_arg(num_threads, "num_threads", 0, 2**63 - 1)
-        entropy = np.random.SeedSequence().generate_state(n, dtype=np.uint64)
+        entropy = (
+            np.random.SeedSequence()
+            .generate_state(n, dtype=np.uint64)
+            .astype(np.uint64, copy=False)
+        )
         self._core = VecCore(
             n,
             self.rules,
@@ -189,7 +194,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             perspective=perspective,
             reward=reward,
             illegal_action=illegal_action,
-            illegal_penalty=float(illegal_penalty),
+            illegal_penalty=real_arg(illegal_penalty, "illegal_penalty"),
             max_episode_steps=steps,
             autoreset_mode=_AUTORESET[mode],
             num_threads=threads,
