@@ -270,7 +270,8 @@ impl PyEpisodeCore {
     #[pyo3(signature = (
         rules, *, opponent = Text("random".to_owned()), agent_seat = Text("0".to_owned()),
         perspective = Text("mover".to_owned()), reward = Text("win_loss".to_owned()),
-        illegal_action = Text("raise".to_owned()), illegal_penalty = -1.0, max_steps = None
+        illegal_action = Text("raise".to_owned()), illegal_penalty = errors::Real(Ok(-1.0)),
+        max_steps = None
     ), text_signature = "(rules, *, opponent='random', agent_seat='0', perspective='mover', \
         reward='win_loss', illegal_action='raise', illegal_penalty=-1.0, max_steps=None)")]
     #[allow(clippy::too_many_arguments)]
@@ -282,9 +283,10 @@ impl PyEpisodeCore {
         perspective: Text,
         reward: Text,
         illegal_action: Text,
-        illegal_penalty: f64,
+        illegal_penalty: errors::Real,
         max_steps: Option<errors::Wide>,
     ) -> PyResult<Self> {
+        let illegal_penalty = errors::Real::get(&illegal_penalty, "illegal_penalty", "a float")?;
         let rules = PyRules::from_py(rules)?;
         // Taken wide (never an OverflowError); the core checks the range.
         let max_steps: Option<i64> = errors::Wide::opt(
@@ -358,10 +360,12 @@ impl PyEpisodeCore {
         &self,
         py: Python<'py>,
         game: Option<PyRef<'py, PyGame>>,
-        agent_seat: Option<i64>,
+        agent_seat: Option<errors::Wide>,
         opponent: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let seat = agent_seat.map(player_from).transpose()?;
+        let seat = errors::Wide::opt(agent_seat.as_ref(), "agent_seat", "0 or 1")?
+            .map(player_from)
+            .transpose()?;
         let start = match game {
             Some(g) => g.snapshot(py)?,
             None => Game::new(self.opts.rules),
@@ -438,8 +442,8 @@ impl PyEpisodeCore {
     }
 
     /// The observation of `seat` (0 or 1) now, as `(board, mask)`.
-    fn observe_seat<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<SeatView<'py>> {
-        let seat = player_from(seat)?;
+    fn observe_seat<'py>(&self, py: Python<'py>, seat: errors::Wide) -> PyResult<SeatView<'py>> {
+        let seat = player_from(seat.get("seat", "0 or 1")?)?;
         let o = self.locked(py)?.observe_as(&self.opts, seat);
         let (obs, mask) = observation_dict(py, &o)?;
         let board = obs

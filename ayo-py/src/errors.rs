@@ -262,16 +262,20 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Real {
 }
 
 impl Real {
-    /// An optional argument as an optional `f64`, or an `AyoError` naming
-    /// `name` and its `range` when it does not fit one.
-    pub(crate) fn opt(r: Option<&Real>, name: &str, range: &str) -> PyResult<Option<f64>> {
-        match r.map(|r| &r.0) {
-            None => Ok(None),
-            Some(Ok(x)) => Ok(Some(*x)),
-            Some(Err(big)) => Err(AyoError::new_err(format!(
+    /// The value, or an `AyoError` naming `name` and its `range` when it
+    /// does not fit an `f64`.
+    pub(crate) fn get(&self, name: &str, range: &str) -> PyResult<f64> {
+        match &self.0 {
+            Ok(x) => Ok(*x),
+            Err(big) => Err(AyoError::new_err(format!(
                 "{name} = {big} is out of range (expected {range})"
             ))),
         }
+    }
+
+    /// An optional argument as an optional `f64`.
+    pub(crate) fn opt(r: Option<&Real>, name: &str, range: &str) -> PyResult<Option<f64>> {
+        r.map(|r| r.get(name, range)).transpose()
     }
 }
 

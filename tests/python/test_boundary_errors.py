@@ -420,3 +420,23 @@ def test_player_budget_beyond_an_i128(budget: dict[str, int]) -> None:
 def test_perfect_player_nodes_beyond_an_i128(db: ayo.Database) -> None:
     with pytest.raises(ayo.AyoError, match="nodes"):
         ayo.ai.Player.perfect(db, nodes=HUGE)
+
+
+@pytest.mark.parametrize("seat", [2, -1, 2**64, HUGE])
+def test_episode_core_seat_out_of_range(seat: int) -> None:
+    core = ayo._ayo.EpisodeCore("ayoayo")
+    core.reset()
+    before = core.__getstate__()
+    with pytest.raises(ayo.AyoError, match="seat") as info:
+        core.observe_seat(seat)
+    assert not isinstance(info.value, OverflowError)
+    with pytest.raises(ayo.AyoError, match="agent_seat"):
+        core.reset(agent_seat=seat)
+    assert core.__getstate__() == before
+
+
+def test_core_penalty_beyond_a_float() -> None:
+    """The cores under the environments take the penalty wide too."""
+    with pytest.raises(ayo.AyoError, match="illegal_penalty") as info:
+        ayo._ayo.EpisodeCore("ayoayo", illegal_action="penalize", illegal_penalty=HUGE)
+    assert not isinstance(info.value, OverflowError)

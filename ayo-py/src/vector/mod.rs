@@ -27,7 +27,7 @@ use pyo3::sync::MutexExt;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::alloc;
-use crate::errors::{AyoError, Text, Wide};
+use crate::errors::{AyoError, Real, Text, Wide};
 use crate::rules::PyRules;
 use crate::team::Team;
 use options::opponent_from;
@@ -255,7 +255,7 @@ impl PyVecCore {
     #[pyo3(signature = (
         num_envs, rules, opponent, seeds, *, agent_seat = None,
         perspective = Text("mover".to_owned()), reward = Text("win_loss".to_owned()),
-        illegal_action = Text("raise".to_owned()), illegal_penalty = -1.0,
+        illegal_action = Text("raise".to_owned()), illegal_penalty = Real(Ok(-1.0)),
         max_episode_steps = None, autoreset_mode = Text("NextStep".to_owned()), num_threads = 1
     ), text_signature = "(num_envs, rules, opponent, seeds, *, agent_seat=None, \
         perspective='mover', reward='win_loss', illegal_action='raise', illegal_penalty=-1.0, \
@@ -271,12 +271,13 @@ impl PyVecCore {
         perspective: Text,
         reward: Text,
         illegal_action: Text,
-        illegal_penalty: f64,
+        illegal_penalty: Real,
         max_episode_steps: Option<i64>,
         autoreset_mode: Text,
         num_threads: i64,
     ) -> PyResult<Self> {
         let rules = PyRules::from_py(rules)?;
+        let illegal_penalty = Real::get(&illegal_penalty, "illegal_penalty", "a float")?;
         let seeds = seeds
             .as_slice()
             .map_err(|e| AyoError::new_err(format!("seeds: {e}")))?;
@@ -409,7 +410,7 @@ impl PyVecCore {
         py: Python<'_>,
         mask: Option<PyReadonlyArray1<'_, bool>>,
         seeds: Option<&Bound<'_, PyAny>>,
-        agent_seat: Option<i64>,
+        agent_seat: Option<Wide>,
     ) -> PyResult<()> {
         let n = self.n;
         let mask = mask
@@ -436,7 +437,9 @@ impl PyVecCore {
                 "reset_mask and seeds must have {n} entries"
             )));
         }
-        let seat = agent_seat.map(player_from).transpose()?;
+        let seat = Wide::opt(agent_seat.as_ref(), "agent_seat", "0 or 1")?
+            .map(player_from)
+            .transpose()?;
         let opts = self.opts;
         let mut batch = self.locked(py)?;
         let Batch {
