@@ -18,7 +18,7 @@ use ayo_solve::perfect::Perfect;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::errors::{self, AyoError, Text, Wide, U64};
+use crate::errors::{self, AyoError, Real, Text, Wide, U64};
 use crate::solve::PyDatabase;
 
 /// The name of a bound, as Python sees it.
@@ -157,11 +157,16 @@ fn analysis(a: players::Analysis) -> PyAnalysis {
 /// by ayo-core (`Budget::checked`, the C binding's check); `default` when none
 /// is given.
 fn budget_of(
-    depth: Option<i128>,
-    nodes: Option<i128>,
-    time: Option<f64>,
+    depth: Option<Wide>,
+    nodes: Option<Wide>,
+    time: Option<Real>,
     default: Budget,
 ) -> PyResult<Budget> {
+    // Beyond an i128 or an f64 is out of every budget's range: said here,
+    // never as an OverflowError; the core checks the rest.
+    let depth = Wide::opt::<i128>(depth.as_ref(), "depth", "an int 1..=2**32-1")?;
+    let nodes = Wide::opt::<i128>(nodes.as_ref(), "nodes", "an int 1..=10**9")?;
+    let time = Real::opt(time.as_ref(), "time", "a number of seconds in (0, 86400]")?;
     Budget::checked(depth, nodes, time)
         .map(|b| b.unwrap_or(default))
         .map_err(|e| AyoError::new_err(e.to_string()))
@@ -288,9 +293,9 @@ impl PyPlayer {
         text_signature = "(kind, *, depth=None, nodes=None, time=None, seed=0)")]
     fn from_kind(
         kind: Text,
-        depth: Option<i128>,
-        nodes: Option<i128>,
-        time: Option<f64>,
+        depth: Option<Wide>,
+        nodes: Option<Wide>,
+        time: Option<Real>,
         seed: Wide,
     ) -> PyResult<Self> {
         let seed: u64 = seed.get("seed", U64)?;
@@ -323,8 +328,8 @@ impl PyPlayer {
         text_signature = "(database, *, nodes=None, time=None, seed=0)")]
     fn perfect(
         database: Bound<'_, PyDatabase>,
-        nodes: Option<i128>,
-        time: Option<f64>,
+        nodes: Option<Wide>,
+        time: Option<Real>,
         seed: Wide,
     ) -> PyResult<Self> {
         let seed: u64 = seed.get("seed", U64)?;

@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::errors::{self, AyoError, EpisodeOverError};
+use crate::errors::{self, AyoError, EpisodeOverError, Text};
 use crate::game::{PyGame, PyOutcome};
 use crate::rules::PyRules;
 use crate::vector::{episode_options, player_from, ACTIONS, MASK_I8, OBS};
@@ -268,30 +268,39 @@ impl PyEpisodeCore {
     /// with the environments' options (see `ayo.envs.AyoEnv`).
     #[new]
     #[pyo3(signature = (
-        rules, *, opponent = "random", agent_seat = "0", perspective = "mover",
-        reward = "win_loss", illegal_action = "raise", illegal_penalty = -1.0, max_steps = None
+        rules, *, opponent = Text("random".to_owned()), agent_seat = Text("0".to_owned()),
+        perspective = Text("mover".to_owned()), reward = Text("win_loss".to_owned()),
+        illegal_action = Text("raise".to_owned()), illegal_penalty = errors::Real(Ok(-1.0)),
+        max_steps = None
     ), text_signature = "(rules, *, opponent='random', agent_seat='0', perspective='mover', \
         reward='win_loss', illegal_action='raise', illegal_penalty=-1.0, max_steps=None)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         rules: &Bound<'_, PyAny>,
-        opponent: &str,
-        agent_seat: &str,
-        perspective: &str,
-        reward: &str,
-        illegal_action: &str,
-        illegal_penalty: f64,
-        max_steps: Option<i64>,
+        opponent: Text,
+        agent_seat: Text,
+        perspective: Text,
+        reward: Text,
+        illegal_action: Text,
+        illegal_penalty: errors::Real,
+        max_steps: Option<errors::Wide>,
     ) -> PyResult<Self> {
+        let illegal_penalty = errors::Real::get(&illegal_penalty, "illegal_penalty", "a float")?;
         let rules = PyRules::from_py(rules)?;
+        // Taken wide (never an OverflowError); the core checks the range.
+        let max_steps: Option<i64> = errors::Wide::opt(
+            max_steps.as_ref(),
+            "max_steps",
+            "None or an int 1..=2**32-1",
+        )?;
         let args = Args {
             rules: rules.to_string(),
-            opponent: opponent.to_owned(),
-            agent_seat: agent_seat.to_owned(),
-            perspective: perspective.to_owned(),
-            reward: reward.to_owned(),
-            illegal_action: illegal_action.to_owned(),
+            opponent: opponent.0,
+            agent_seat: agent_seat.0,
+            perspective: perspective.0,
+            reward: reward.0,
+            illegal_action: illegal_action.0,
             illegal_penalty,
             max_steps,
         };
@@ -321,9 +330,10 @@ impl PyEpisodeCore {
         serde_json::to_string(&state).map_err(core_err)
     }
 
-    fn __setstate__(&self, py: Python<'_>, state: &str) -> PyResult<()> {
-        let (snapshot, record, moves): (Snapshot, String, Vec<Move>) = serde_json::from_str(state)
-            .map_err(|e| AyoError::new_err(format!("not an EpisodeCore state: {e}")))?;
+    fn __setstate__(&self, py: Python<'_>, state: errors::RecText) -> PyResult<()> {
+        let (snapshot, record, moves): (Snapshot, String, Vec<Move>) =
+            serde_json::from_str(&state.0)
+                .map_err(|e| AyoError::new_err(format!("not an EpisodeCore state: {e}")))?;
         let game = Game::from_record(&record).map_err(|e| errors::record(py, e))?;
         let _call = self.begin(py)?;
         self.locked(py)?.restore(snapshot, game, moves);
@@ -349,10 +359,12 @@ impl PyEpisodeCore {
         &self,
         py: Python<'py>,
         game: Option<PyRef<'py, PyGame>>,
-        agent_seat: Option<i64>,
+        agent_seat: Option<errors::Wide>,
         opponent: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let seat = agent_seat.map(player_from).transpose()?;
+        let seat = errors::Wide::opt(agent_seat.as_ref(), "agent_seat", "0 or 1")?
+            .map(player_from)
+            .transpose()?;
         let start = match game {
             Some(g) => g.snapshot(py)?,
             None => Game::new(self.opts.rules),
@@ -429,8 +441,8 @@ impl PyEpisodeCore {
     }
 
     /// The observation of `seat` (0 or 1) now, as `(board, mask)`.
-    fn observe_seat<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<SeatView<'py>> {
-        let seat = player_from(seat)?;
+    fn observe_seat<'py>(&self, py: Python<'py>, seat: errors::Wide) -> PyResult<SeatView<'py>> {
+        let seat = player_from(seat.get("seat", "0 or 1")?)?;
         let o = self.locked(py)?.observe_as(&self.opts, seat);
         let (obs, mask) = observation_dict(py, &o)?;
         let board = obs

@@ -235,6 +235,50 @@ impl Wide {
     }
 }
 
+/// A Python float argument taken wide: its value as an `f64`, or its text
+/// when it is an int too large for one (where pyo3 raises `OverflowError`),
+/// so that the range is reported as an `AyoError` naming the argument. A
+/// `bool` is not a number here (`AyoError`); other non-numbers raise `TypeError`.
+pub(crate) struct Real(pub(crate) Result<f64, String>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Real {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(AyoError::new_err(format!(
+                "expected a number, not the bool {}",
+                obj.str()?
+            )));
+        }
+        match obj.extract::<f64>() {
+            Ok(x) => Ok(Real(Ok(x))),
+            Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
+                Ok(Real(Err(obj.str()?.to_string())))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Real {
+    /// The value, or an `AyoError` naming `name` and its `range` when it
+    /// does not fit an `f64`.
+    pub(crate) fn get(&self, name: &str, range: &str) -> PyResult<f64> {
+        match &self.0 {
+            Ok(x) => Ok(*x),
+            Err(big) => Err(AyoError::new_err(format!(
+                "{name} = {big} is out of range (expected {range})"
+            ))),
+        }
+    }
+
+    /// An optional argument as an optional `f64`.
+    pub(crate) fn opt(r: Option<&Real>, name: &str, range: &str) -> PyResult<Option<f64>> {
+        r.map(|r| r.get(name, range)).transpose()
+    }
+}
+
 /// The range text of an unsigned 64-bit argument.
 pub(crate) const U64: &str = "an int 0..=2**64-1";
 /// The range text of an unsigned 32-bit argument.
@@ -297,4 +341,14 @@ pub(crate) fn setup_problem(py: Python<'_>, message: String) -> PyErr {
         Err(e) => return e,
     };
     with_attrs(py, err, &[("problems", problems)])
+}
+
+/// `MemoryError` for an allocation of `bytes` that failed, naming what it was
+/// for (the text of `ayo_solve::DbError::OutOfMemory`, so that every
+/// out-of-memory message of ayo reads alike).
+pub(crate) fn out_of_memory(bytes: u128, what: &str) -> PyErr {
+    pyo3::exceptions::PyMemoryError::new_err(format!(
+        "out of memory: could not allocate {bytes} bytes ({:.1} MiB) for {what}",
+        bytes as f64 / 1_048_576.0
+    ))
 }

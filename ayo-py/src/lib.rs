@@ -8,6 +8,7 @@
 use pyo3::prelude::*;
 
 mod ai;
+mod alloc;
 mod env;
 mod errors;
 mod game;

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use ayo_core::{record, Position, Rules};
 use ayo_solve::threads::run_on_threads;
-use ayo_solve::{solve_rules, Database, LayerReport, Solver, VerifyReport};
+use ayo_solve::{solve_rules, Database, DbError, LayerReport, Solver, VerifyReport};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -240,7 +240,11 @@ impl PyDatabase {
 /// The exact value of every legal move of `pos` under `rules` (action,
 /// the mover's captures from now on minus the opponent's), within `nodes`
 /// expanded boards in all; None when the budget runs out.
-fn move_values(db: Arc<Database>, pos: &Position, nodes: Option<u64>) -> Option<Vec<(u8, i32)>> {
+fn move_values(
+    db: Arc<Database>,
+    pos: &Position,
+    nodes: Option<u64>,
+) -> Result<Option<Vec<(u8, i32)>>, DbError> {
     let rules = *db.rules();
     let mut solver = Solver::new(db);
     let me = pos.to_move();
@@ -248,15 +252,17 @@ fn move_values(db: Arc<Database>, pos: &Position, nodes: Option<u64>) -> Option<
     for (mv, child) in pos.children(&rules).iter() {
         let used = solver.stats().nodes;
         if nodes.is_some_and(|n| used >= n) {
-            return None;
+            return Ok(None);
         }
         solver.set_budget(nodes.map(|n| n - used));
         let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
             - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
-        let rest = solver.value(child)?;
+        let Some(rest) = solver.value(child)? else {
+            return Ok(None);
+        };
         out.push((mv.action(), gain - rest));
     }
-    Some(out)
+    Ok(Some(out))
 }
 
 #[pymethods]
@@ -416,7 +422,8 @@ impl PyDatabase {
     /// to the end (the stores and the target do not count). Read from the
     /// layers when the board is held, else searched within `nodes` expanded
     /// boards (None: no limit); None when the budget runs out. Releases the
-    /// GIL while searching.
+    /// GIL while searching; `MemoryError` when the search's thread (its
+    /// stack is 1 GiB of address space) cannot be started.
     #[pyo3(signature = (position, *, nodes = Some(Wide(Ok(DEFAULT_NODES as i128)))))]
     fn value(
         &self,
@@ -427,18 +434,20 @@ impl PyDatabase {
         let pos = self.position_of(position)?;
         let nodes = PyDatabase::checked_nodes(nodes)?;
         let db = Arc::clone(&self.db);
-        Ok(py.detach(move || {
+        py.detach(move || {
             let mut solver = Solver::new(db);
             solver.set_budget(nodes);
             solver.value(&pos)
-        }))
+        })
+        .map_err(errors::database)
     }
 
     /// The exact value (as for `value`) of every legal move of `position`:
     /// a dict from action (0..5, relative to the player to move, ascending)
     /// to what the mover captures with it and after it minus what the
     /// opponent will; empty when there is no legal move. Within `nodes`
-    /// expanded boards in all; None when the budget runs out.
+    /// expanded boards in all; None when the budget runs out (`MemoryError`
+    /// as for `value`).
     #[pyo3(signature = (position, *, nodes = Some(Wide(Ok(DEFAULT_NODES as i128)))))]
     fn move_values(
         &self,
@@ -449,9 +458,10 @@ impl PyDatabase {
         let pos = self.position_of(position)?;
         let nodes = PyDatabase::checked_nodes(nodes)?;
         let db = Arc::clone(&self.db);
-        Ok(py
+        let values = py
             .detach(move || move_values(db, &pos, nodes))
-            .map(|v| v.into_iter().collect()))
+            .map_err(errors::database)?;
+        Ok(values.map(|v| v.into_iter().collect()))
     }
 
     fn __repr__(&self) -> String {

@@ -33,9 +33,9 @@
 //! setup.stores = [23, 22];
 //! let pos = Position::from_setup_unchecked(&setup);
 //! let mut solver = Solver::new(db);
-//! let value = solver.value(&pos).unwrap();
+//! let value = solver.value(&pos)?.unwrap();
 //! assert_eq!(value, 3);
-//! let (mv, v) = solver.best_move(&pos).unwrap();
+//! let (mv, v) = solver.best_move(&pos)?.unwrap();
 //! assert_eq!(v, value);
 //! assert!(pos.is_legal(&rules, mv));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -244,7 +244,9 @@ impl Perfect {
                 Some(entry) => entry,
                 None => {
                     self.spend(budget);
-                    match self.solver.board_value(&board) {
+                    // A search that cannot start (no room for its thread)
+                    // ends the exact answer as the budget does.
+                    match self.solver.board_value(&board).ok().flatten() {
                         Some(v) => (v, false),
                         None => {
                             self.end_budget();
@@ -333,7 +335,7 @@ impl Perfect {
         budget: (Option<u64>, u64),
     ) -> Option<Move> {
         self.spend(budget);
-        let v = self.solver.board_value(root)?;
+        let v = self.solver.board_value(root).ok().flatten()?;
         let me = pos.to_move();
         let mut order: Vec<(Scored, [u8; PITS], Option<i32>)> = children
             .iter()
@@ -363,7 +365,10 @@ impl Perfect {
                 None => {
                     self.spend(budget);
                     // gain - V(child) >= v  <=>  V(child) <= gain - v
-                    self.solver.board_at_most(&board, s.gain - v)?
+                    self.solver
+                        .board_at_most(&board, s.gain - v)
+                        .ok()
+                        .flatten()?
                 }
             };
             if reaches {

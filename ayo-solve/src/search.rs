@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use ayo_core::{Move, Position, PITS};
 
-use crate::{child_view, own_side_split, seeds, south_position, stuck_value, Database};
+use crate::{child_view, own_side_split, seeds, south_position, stuck_value, Database, DbError};
 
 /// Counters of a [`Solver`]'s work since it was made (or [`Solver::reset_stats`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -192,54 +192,62 @@ impl Solver {
 
     /// The exact value of `pos` for the player to move: the seeds now on the
     /// board that they will still capture minus those the opponent will, with
-    /// best play to the end. `None` if the node budget ran out.
-    pub fn value(&mut self, pos: &Position) -> Option<i32> {
+    /// best play to the end. `Ok(None)` if the node budget ran out;
+    /// [`DbError::OutOfMemory`] if the search thread cannot be started.
+    pub fn value(&mut self, pos: &Position) -> Result<Option<i32>, DbError> {
         let board = pos.normalized().board();
         self.board_value(&board)
     }
 
     /// [`Solver::value`] of `board` with South to move.
-    pub fn board_value(&mut self, board: &[u8; PITS]) -> Option<i32> {
+    pub fn board_value(&mut self, board: &[u8; PITS]) -> Result<Option<i32>, DbError> {
         if let Some(v) = self.db_read(board, true) {
-            return Some(v);
+            return Ok(Some(v));
         }
-        // Lines without captures can run deep: search on a thread with a
-        // large stack (reserved, touched only as deep as the search goes).
         let board = *board;
-        std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, || self.mtdf(&board))
-                .expect("spawn the search thread")
-                .join()
-                .expect("the search thread does not panic")
-        })
+        self.on_search_thread(|s| s.mtdf(&board))
     }
 
     /// Whether the value of `board` (South to move) is at most `t`: one
     /// null-window search, usually much cheaper than the exact value.
-    /// `None` if the node budget ran out.
-    pub fn board_at_most(&mut self, board: &[u8; PITS], t: i32) -> Option<bool> {
+    /// `Ok(None)` if the node budget ran out.
+    pub fn board_at_most(&mut self, board: &[u8; PITS], t: i32) -> Result<Option<bool>, DbError> {
         if let Some(v) = self.db_read(board, true) {
-            return Some(v <= t);
+            return Ok(Some(v <= t));
         }
         let board = *board;
+        self.on_search_thread(|s| {
+            let start = s.stats.nodes;
+            s.stats.probes += 1;
+            s.path.clear();
+            s.tainted = false;
+            match s.search(&board, t, t + 1, true, start) {
+                Ok(g) => Some(g <= t),
+                Err(OutOfBudget) => None,
+            }
+        })
+    }
+
+    /// Runs `f` on a thread with a large stack: lines without captures can
+    /// run deep (the stack is reserved, touched only as deep as the search
+    /// goes). A thread that cannot be started (its stack is address space
+    /// the process may not have) is [`DbError::OutOfMemory`], not a panic.
+    fn on_search_thread<R: Send>(
+        &mut self,
+        f: impl FnOnce(&mut Solver) -> R + Send,
+    ) -> Result<R, DbError> {
         std::thread::scope(|scope| {
-            std::thread::Builder::new()
+            let thread = std::thread::Builder::new()
                 .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, || {
-                    let start = self.stats.nodes;
-                    self.stats.probes += 1;
-                    self.path.clear();
-                    self.tainted = false;
-                    match self.search(&board, t, t + 1, true, start) {
-                        Ok(g) => Some(g <= t),
-                        Err(OutOfBudget) => None,
-                    }
-                })
-                .expect("spawn the search thread")
+                .spawn_scoped(scope, || f(self))
+                .map_err(|e| DbError::OutOfMemory {
+                    bytes: SEARCH_STACK as u64,
+                    what: format!("the stack of the search thread (cannot start it: {e})"),
+                })?;
+            // A panic in the search is a bug: passed on as it is.
+            Ok(thread
                 .join()
-                .expect("the search thread does not panic")
+                .unwrap_or_else(|p| std::panic::resume_unwind(p)))
         })
     }
 
@@ -270,34 +278,41 @@ impl Solver {
         Some(g)
     }
 
-    /// The best move of `pos` and its exact value (`None` if there is no
+    /// The best move of `pos` and its exact value (`Ok(None)` if there is no
     /// legal move or the node budget ran out). Ties go to the lowest pit.
-    pub fn best_move(&mut self, pos: &Position) -> Option<(Move, i32)> {
+    pub fn best_move(&mut self, pos: &Position) -> Result<Option<(Move, i32)>, DbError> {
         let norm = pos.normalized();
         let rules = *self.db.rules();
         let mut best: Option<(u8, i32)> = None;
         for (mv, child) in norm.children(&rules) {
             let (gain, nb) = child_view(&south_child(&norm, &child));
-            let v = gain - self.board_value(&nb)?;
+            let Some(rest) = self.board_value(&nb)? else {
+                return Ok(None);
+            };
+            let v = gain - rest;
             if best.map_or(true, |(_, b)| v > b) {
                 best = Some((mv.action(), v));
             }
         }
-        let (action, v) = best?;
-        Some((pos.move_for_action(action).ok()?, v))
+        Ok(best.and_then(|(action, v)| Some((pos.move_for_action(action).ok()?, v))))
     }
 
     /// Exact values of every legal move of `pos` (mover-relative action, value).
-    pub fn move_values(&mut self, pos: &Position) -> Option<Vec<(Move, i32)>> {
+    pub fn move_values(&mut self, pos: &Position) -> Result<Option<Vec<(Move, i32)>>, DbError> {
         let norm = pos.normalized();
         let rules = *self.db.rules();
         let mut out = Vec::new();
         for (mv, child) in norm.children(&rules) {
             let (gain, nb) = child_view(&south_child(&norm, &child));
-            let v = gain - self.board_value(&nb)?;
-            out.push((pos.move_for_action(mv.action()).ok()?, v));
+            let Some(rest) = self.board_value(&nb)? else {
+                return Ok(None);
+            };
+            let Ok(m) = pos.move_for_action(mv.action()) else {
+                return Ok(None);
+            };
+            out.push((m, gain - rest));
         }
-        Some(out)
+        Ok(Some(out))
     }
 
     /// Makes room for one more table entry without aborting when memory runs

@@ -172,7 +172,7 @@ fn searches_above_the_databases_within_its_budget() {
     assert!(a.moves.iter().all(|m| m.basis == a.basis));
     // The same values from a solver over the same databases.
     let mut solver = ayo_solve::Solver::new(Arc::clone(&db));
-    let exact = solver.move_values(game.position()).unwrap();
+    let exact = solver.move_values(game.position()).unwrap().unwrap();
     for (m, (mv, v)) in a.moves.iter().zip(exact) {
         assert_eq!(m.mv, mv);
         assert_eq!(m.value.proven().unwrap_or(0), v);
@@ -265,7 +265,7 @@ fn chooses_a_best_move_above_the_databases_without_valuing_every_move() {
         }
         let mut oracle = ayo_solve::Solver::new(Arc::clone(&db));
         oracle.set_budget(Some(50_000));
-        let Some(exact) = oracle.move_values(game.position()) else {
+        let Some(exact) = oracle.move_values(game.position()).unwrap() else {
             continue;
         };
         let best = exact.iter().map(|&(_, v)| v).max().unwrap();

@@ -30,7 +30,7 @@ fn search_over_small_databases_equals_larger_databases() {
                     continue;
                 }
                 let board = unrank(n, r);
-                match solver.value(&south_position(&board)) {
+                match solver.value(&south_position(&board)).unwrap() {
                     Some(v) => {
                         assert_eq!(v, i32::from(layer.value(r)), "{text}: board {board:?}");
                         checked += 1;
@@ -59,12 +59,12 @@ fn optimal_play_realises_the_value_from_north_too() {
     setup.stores = [20, 19];
     setup.to_move = Player::North;
     let start = Position::from_setup(&rules, &setup).unwrap();
-    let v0 = solver.value(&start).unwrap();
+    let v0 = solver.value(&start).unwrap().unwrap();
     let mut game = Game::from_position(rules, start);
     while game.outcome().is_none() && game.moves().len() < 500 {
         let pos = *game.position();
-        let (mv, v) = solver.best_move(&pos).unwrap();
-        assert_eq!(v, solver.value(&pos).unwrap());
+        let (mv, v) = solver.best_move(&pos).unwrap().unwrap();
+        assert_eq!(v, solver.value(&pos).unwrap().unwrap());
         assert!(pos.is_legal(&rules, mv));
         game.play(mv).unwrap();
     }

@@ -469,13 +469,13 @@ class VecCore:
         num_envs: int,
         rules: Rules | str,
         opponent: object,
-        seeds: list[int],
+        seeds: npt.NDArray[np.uint64],
         *,
         agent_seat: int | str | None = None,
         perspective: str = "mover",
         reward: str = "win_loss",
         illegal_action: str = "raise",
-        illegal_penalty: float = ...,
+        illegal_penalty: float = -1.0,
         max_episode_steps: int | None = None,
         autoreset_mode: str = "NextStep",
         num_threads: int = 1,
@@ -488,7 +488,7 @@ class VecCore:
     def self_play(self) -> bool: ...
     def reset(
         self,
-        mask: list[bool] | None = None,
+        mask: npt.NDArray[np.bool_] | None = None,
         seeds: list[int | None] | None = None,
         agent_seat: int | None = None,
     ) -> None: ...

@@ -34,7 +34,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ayo import display
-from ayo._ayo import EpisodeCore, Game, Rules
+from ayo._args import real_arg, seed_arg
+from ayo._ayo import EpisodeCore, EpisodeOverError, Game, Rules
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
@@ -44,15 +45,41 @@ Observation = dict[str, Any]
 
 
 def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
-    """A :class:`raw_env` inside PettingZoo's usual checking wrappers.
+    """A :class:`raw_env` inside PettingZoo's order-enforcing wrapper.
 
-    Keyword arguments go to :class:`raw_env`. The wrappers check that actions
-    are in 0..5 and that ``reset`` comes before ``step``.
+    Keyword arguments go to :class:`raw_env`. The wrapper checks that
+    ``reset`` comes before ``step``, ``observe`` and ``render``
+    (``EpisodeOverError``, an :class:`ayo.AyoError`, otherwise); :class:`raw_env` itself
+    checks the actions (:class:`ayo.AyoError`, a ``ValueError``), where
+    PettingZoo's ``AssertOutOfBoundsWrapper`` would raise ``AssertionError``
+    (and nothing under ``python -O``).
     """
     e: AECEnv[str, Observation, int] = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return _OrderEnforcing(e)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped base
+    """PettingZoo's order checks, raising ``EpisodeOverError`` (a ``ValueError``)
+    where PettingZoo's own raise ``AssertionError``."""
+
+    def _check_reset(self) -> None:
+        if not self._has_reset:
+            raise EpisodeOverError("call reset() first")
+
+    def step(self, action: int | None) -> None:
+        """As PettingZoo's, once reset."""
+        self._check_reset()
+        super().step(action)
+
+    def observe(self, agent: str) -> Observation | None:
+        """As PettingZoo's, once reset."""
+        self._check_reset()
+        return super().observe(agent)  # type: ignore[no-any-return]
+
+    def render(self) -> Any:
+        """As PettingZoo's, once reset."""
+        self._check_reset()
+        return super().render()
 
 
 class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped base
@@ -114,13 +141,13 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
             perspective=perspective,
             reward=reward,
             illegal_action=illegal_action,
-            illegal_penalty=float(illegal_reward),
+            illegal_penalty=real_arg(illegal_reward, "illegal_reward"),
             max_steps=max_plies,
         )
         self.perspective = perspective
         self.reward_kind = reward
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = real_arg(illegal_reward, "illegal_reward")
         self.max_plies = max_plies
         self.render_mode = render_mode
 
@@ -184,6 +211,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
         spaces, so that ``action_space(agent).sample()`` is reproducible.
         ``options`` may hold ``"position"``, a position record to start from.
         """
+        seed = seed_arg(seed)
         options = dict(options or {})
         position = options.pop("position", None)
         game = Game(self.rules, position) if position is not None else None

@@ -35,6 +35,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ayo._args import real_arg
 from ayo._ayo import AyoError, Game, Rules, VecCore, VecEpisodeOverError
 from ayo.envs import MAX_EPISODE_STEPS, EpisodeOverError
 from ayo.envs.ayo_env import core_seed
@@ -182,17 +183,21 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             per = 2 if self.self_play else 1
             steps = _int_arg(max_episode_steps, "max_episode_steps", 1, (2**32 - 1) // per) * per
         threads = 0 if num_threads is None else _int_arg(num_threads, "num_threads", 0, 2**63 - 1)
-        entropy = np.random.SeedSequence().generate_state(n, dtype=np.uint64)
+        entropy = (
+            np.random.SeedSequence()
+            .generate_state(n, dtype=np.uint64)
+            .astype(np.uint64, copy=False)
+        )
         self._core = VecCore(
             n,
             self.rules,
             opponent,
-            [int(s) for s in entropy],
+            entropy,
             agent_seat=agent_seat,
             perspective=perspective,
             reward=reward,
             illegal_action=illegal_action,
-            illegal_penalty=float(illegal_penalty),
+            illegal_penalty=real_arg(illegal_penalty, "illegal_penalty"),
             max_episode_steps=steps,
             autoreset_mode=_AUTORESET[mode],
             num_threads=threads,
@@ -402,7 +407,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         seeds = _seed_list(seed, self.num_envs)
         if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
             super().reset(seed=int(seed))
-        mask: list[bool] | None = None
+        mask: npt.NDArray[np.bool_] | None = None
         if reset_mask is not None:
             if not isinstance(reset_mask, np.ndarray) or reset_mask.dtype != np.bool_:
                 raise ValueError("options['reset_mask'] must be a numpy bool array")
@@ -415,7 +420,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
                 raise ValueError("options['reset_mask'] must have at least one True value")
             if self._needs_reset and not reset_mask.all():
                 raise ValueError("the first reset must reset every game")
-            mask = [bool(m) for m in reset_mask]
+            mask = np.ascontiguousarray(reset_mask)
         if agent_seat is not None and (isinstance(agent_seat, bool) or agent_seat not in (0, 1)):
             raise ValueError(f"agent_seat must be 0 or 1, not {agent_seat!r}")
         # Game i seeded with s is seeded as a single AyoEnv reset with s.

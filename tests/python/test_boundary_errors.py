@@ -297,3 +297,146 @@ def test_play_bool_action(action: bool) -> None:
         game.play_pit(action)
     assert info.value.reason == "pit_out_of_range"
     assert game.record() == before
+
+
+# --- Lone surrogates in the environments' option strings ----------------------
+
+ENV_OPTIONS = ["perspective", "reward", "illegal_action"]
+
+
+@pytest.mark.parametrize("option", [*ENV_OPTIONS, "opponent", "agent_seat"])
+def test_vector_env_option_with_surrogate(option: str) -> None:
+    """Issue 14: an option of the batch with a lone surrogate is an AyoError."""
+    with pytest.raises(ayo.AyoError) as info:
+        AyoVectorEnv(4, **{option: "x" + SURROGATE})  # type: ignore[arg-type]
+    assert not isinstance(info.value, UnicodeError)
+
+
+def test_vector_env_rules_with_surrogate() -> None:
+    with pytest.raises(ayo.RecordError):
+        AyoVectorEnv(4, rules="ayo" + SURROGATE)
+
+
+@pytest.mark.parametrize("option", ENV_OPTIONS)
+def test_env_option_with_surrogate(option: str) -> None:
+    with pytest.raises(ayo.AyoError) as info:
+        AyoEnv(**{option: "x" + SURROGATE})  # type: ignore[arg-type]
+    assert not isinstance(info.value, UnicodeError)
+
+
+@pytest.mark.parametrize("option", ["opponent", "agent_seat", *ENV_OPTIONS])
+def test_episode_core_option_with_surrogate(option: str) -> None:
+    with pytest.raises(ayo.AyoError) as info:
+        ayo._ayo.EpisodeCore("ayoayo", **{option: "x" + SURROGATE})  # type: ignore[arg-type]
+    assert not isinstance(info.value, UnicodeError)
+
+
+def test_episode_core_state_with_surrogate() -> None:
+    core = ayo._ayo.EpisodeCore("ayoayo")
+    before = core.__getstate__()
+    with pytest.raises(ayo.RecordError):
+        core.__setstate__("{" + SURROGATE)
+    assert core.__getstate__() == before
+
+
+# --- Found by the property suite (tests/python/test_properties.py) ------------
+
+HUGE = 10**400  # beyond an i128 and an f64
+
+
+@pytest.mark.parametrize("max_steps", [2**63, 2**64, HUGE])
+def test_episode_core_max_steps_out_of_range(max_steps: int) -> None:
+    with pytest.raises(ayo.AyoError, match="max_steps") as info:
+        ayo._ayo.EpisodeCore("ayoayo", max_steps=max_steps)
+    assert not isinstance(info.value, OverflowError)
+
+
+def test_pettingzoo_max_plies_out_of_range() -> None:
+    import ayo.pettingzoo
+
+    with pytest.raises(ayo.AyoError, match="max_steps"):
+        ayo.pettingzoo.raw_env(max_plies=2**64)
+
+
+@pytest.mark.parametrize("action", [7, -1, 2**64, 1.5, "2"])
+def test_pettingzoo_wrapped_env_refuses_with_a_value_error(action: object) -> None:
+    """The wrapped ``env()`` raised PettingZoo's ``AssertionError`` (its
+    out-of-bounds wrapper) before the environment's own check."""
+    import ayo.pettingzoo
+
+    e = ayo.pettingzoo.env(rules="oware")
+    e.reset(seed=0)
+    before = e.unwrapped.game.record()
+    with pytest.raises(ayo.AyoError):
+        e.step(action)
+    assert e.unwrapped.game.record() == before
+
+
+def test_pettingzoo_wrapped_env_step_before_reset() -> None:
+    import ayo.pettingzoo
+
+    e = ayo.pettingzoo.env(rules="oware")
+    with pytest.raises(ayo.AyoError, match="reset"):
+        e.step(0)
+    with pytest.raises(ayo.AyoError, match="reset"):
+        e.observe("player_0")
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "x", True])
+def test_pettingzoo_reset_seed_checked(seed: object) -> None:
+    """A bad seed raised gymnasium's own ``error.Error`` from the action spaces."""
+    import ayo.pettingzoo
+
+    e = ayo.pettingzoo.raw_env(rules="oware")
+    e.reset(seed=0)
+    e.step(0)
+    before = e.game.record()
+    with pytest.raises(ayo.AyoError, match="seed"):
+        e.reset(seed=seed)  # type: ignore[arg-type]
+    assert e.game.record() == before
+
+
+def test_penalty_beyond_a_float() -> None:
+    """``float(10**400)`` raised ``OverflowError`` in the three environments."""
+    import ayo.pettingzoo
+
+    with pytest.raises(ayo.AyoError, match="illegal_penalty"):
+        AyoEnv(illegal_action="penalize", illegal_penalty=HUGE)
+    with pytest.raises(ayo.AyoError, match="illegal_penalty"):
+        AyoVectorEnv(2, illegal_action="penalize", illegal_penalty=HUGE)
+    with pytest.raises(ayo.AyoError, match="illegal_reward"):
+        ayo.pettingzoo.raw_env(illegal_action="penalize", illegal_reward=HUGE)
+
+
+@pytest.mark.parametrize(
+    "budget", [{"depth": HUGE}, {"nodes": HUGE}, {"nodes": -HUGE}, {"time": HUGE}]
+)
+def test_player_budget_beyond_an_i128(budget: dict[str, int]) -> None:
+    with pytest.raises(ayo.AyoError, match=next(iter(budget))) as info:
+        ayo.ai.Player.from_kind("alphabeta", **budget)
+    assert not isinstance(info.value, OverflowError)
+
+
+def test_perfect_player_nodes_beyond_an_i128(db: ayo.Database) -> None:
+    with pytest.raises(ayo.AyoError, match="nodes"):
+        ayo.ai.Player.perfect(db, nodes=HUGE)
+
+
+@pytest.mark.parametrize("seat", [2, -1, 2**64, HUGE])
+def test_episode_core_seat_out_of_range(seat: int) -> None:
+    core = ayo._ayo.EpisodeCore("ayoayo")
+    core.reset()
+    before = core.__getstate__()
+    with pytest.raises(ayo.AyoError, match="seat") as info:
+        core.observe_seat(seat)
+    assert not isinstance(info.value, OverflowError)
+    with pytest.raises(ayo.AyoError, match="agent_seat"):
+        core.reset(agent_seat=seat)
+    assert core.__getstate__() == before
+
+
+def test_core_penalty_beyond_a_float() -> None:
+    """The cores under the environments take the penalty wide too."""
+    with pytest.raises(ayo.AyoError, match="illegal_penalty") as info:
+        ayo._ayo.EpisodeCore("ayoayo", illegal_action="penalize", illegal_penalty=HUGE)
+    assert not isinstance(info.value, OverflowError)

@@ -89,6 +89,78 @@ def test_out_of_memory_is_a_memory_error_not_an_abort(tmp_path: Path) -> None:
     assert db.positions == math.comb(db.max_seeds + 12, 12)
 
 
+SEARCH_CHILD = textwrap.dedent(
+    """
+    import resource
+    import sys
+
+    import ayo
+    import ayo.ai
+
+    def vm_bytes() -> int:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmSize")
+
+    db = ayo.Database.build("ayoayo", 4, None, threads=1)
+    above = "ayoayo 2,2,0,0,0,0/2,2,0,0,0,0 20-20 s 0 0"
+    game = ayo.Game.from_record(above + " |")
+    player = ayo.ai.Player.perfect(db, nodes=10_000)
+    # Not held by the layers: searched, on a thread with a 1 GiB stack.
+    want = db.value(above, nodes=None)
+    limit = vm_bytes() + 256 * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    for name, call in [
+        ("value", lambda: db.value(above, nodes=None)),
+        ("move_values", lambda: db.move_values(above, nodes=None)),
+    ]:
+        try:
+            call()
+        except MemoryError as e:
+            print("caught:", name, type(e).__name__, e, flush=True)
+        else:
+            print(name, "did not fail", flush=True)
+            sys.exit(3)
+    # The perfect player falls back to its search rather than failing.
+    mv = player.choose(game)
+    assert mv in game.legal_moves(), mv
+    print("perfect player:", player.source, flush=True)
+    # Held boards are read without a thread.
+    assert db.value("ayoayo 0,0,0,0,1,0/2,0,0,0,0,0 23-22 s 0 0") == 3
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    assert db.value(above, nodes=None) == want
+    sys.exit(0)
+    """
+)
+
+
+def test_a_search_thread_that_cannot_start_is_a_memory_error() -> None:
+    """Issue 14: ``Solver::board_value`` expected its thread to start; under a
+    lowered limit that was a panic, now ``MemoryError`` (and the perfect
+    player's fallback)."""
+    env = {**os.environ, "MALLOC_ARENA_MAX": "2"}
+    proc = subprocess.run(
+        [sys.executable, "-c", SEARCH_CHILD],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, f"exit {proc.returncode} (negative: killed by a signal)\n{out}"
+    for name in ("value", "move_values"):
+        assert f"caught: {name} MemoryError out of memory: could not allocate 1073741824 " in (
+            proc.stdout
+        ), out
+    assert "for the stack of the search thread" in proc.stdout, out
+    assert "perfect player: fallback" in proc.stdout, out
+    assert "PanicException" not in out, out
+
+
 def test_a_missing_middle_layer_is_an_error(tmp_path: Path) -> None:
     Database.build("ayoayo", 8, tmp_path)
     [gone] = list(tmp_path.glob("*.n05.ayodb"))

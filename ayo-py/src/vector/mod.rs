@@ -20,13 +20,14 @@ use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::episode::{Episode, EpisodeGame, EpisodeOptions, Opponent};
 use ayo_core::{Game, LeanGame, Player};
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
-use crate::errors::AyoError;
+use crate::alloc;
+use crate::errors::{AyoError, Real, Text, Wide};
 use crate::rules::PyRules;
 use crate::team::Team;
 use options::opponent_from;
@@ -74,6 +75,31 @@ fn reset_one<G: EpisodeGame>(
     rows.seat[i] = ep.viewer(opts).index() as i8;
     let legal = rows.write_obs(i, &ep.observe(opts));
     rows.status[i] = legal | if ep.is_done() { DONE } else { 0 };
+}
+
+/// The episodes of `seeds`' games (one each), allocated fallibly.
+fn episodes_of<G: EpisodeGame>(
+    opts: &EpisodeOptions,
+    seeds: &[u64],
+    what: &str,
+) -> PyResult<Vec<Episode<G>>> {
+    let mut eps = alloc::vec_with_capacity(seeds.len(), what)?;
+    eps.extend(seeds.iter().map(|&s| Episode::new(opts, s)));
+    Ok(eps)
+}
+
+/// The bytes a batch of `n` games holds, for episodes of `episode` bytes:
+/// the episodes, their status bytes and actions, and the output arrays.
+fn batch_bytes(n: usize, episode: usize) -> u128 {
+    let per_game = episode
+        + 1 // status
+        + 8 // actions
+        + 2 * OBS * 4 // obs, final_obs
+        + 3 * ACTIONS // obs_mask, mask, final_obs_mask
+        + 8 // reward
+        + 2 * 2 // scores
+        + 7; // terminated, truncated, seat, ended, game_over, winner, illegal
+    n as u128 * per_game as u128
 }
 
 /// What the steps of a batch change, behind its lock.
@@ -196,6 +222,13 @@ impl PyVecCore {
             ..
         } = batch;
         copy.clear();
+        if actions.len() != self.n {
+            return Err(AyoError::new_err(format!(
+                "expected {} actions (one per game), got {}",
+                self.n,
+                actions.len()
+            )));
+        }
         // SAFETY: with the GIL held and no call into Python until the copy
         // is made, nothing can write to the array while it is read.
         match unsafe { actions.as_slice() } {
@@ -220,27 +253,34 @@ impl PyVecCore {
     /// `num_envs` games of `rules`; see `ayo.vector.AyoVectorEnv` for the options.
     #[new]
     #[pyo3(signature = (
-        num_envs, rules, opponent, seeds, *, agent_seat = None, perspective = "mover",
-        reward = "win_loss", illegal_action = "raise", illegal_penalty = -1.0,
-        max_episode_steps = None, autoreset_mode = "NextStep", num_threads = 1
-    ))]
+        num_envs, rules, opponent, seeds, *, agent_seat = None,
+        perspective = Text("mover".to_owned()), reward = Text("win_loss".to_owned()),
+        illegal_action = Text("raise".to_owned()), illegal_penalty = Real(Ok(-1.0)),
+        max_episode_steps = None, autoreset_mode = Text("NextStep".to_owned()), num_threads = 1
+    ), text_signature = "(num_envs, rules, opponent, seeds, *, agent_seat=None, \
+        perspective='mover', reward='win_loss', illegal_action='raise', illegal_penalty=-1.0, \
+        max_episode_steps=None, autoreset_mode='NextStep', num_threads=1)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         num_envs: usize,
         rules: &Bound<'_, PyAny>,
         opponent: Option<&Bound<'_, PyAny>>,
-        seeds: Vec<u64>,
+        seeds: PyReadonlyArray1<'_, u64>,
         agent_seat: Option<&Bound<'_, PyAny>>,
-        perspective: &str,
-        reward: &str,
-        illegal_action: &str,
-        illegal_penalty: f64,
+        perspective: Text,
+        reward: Text,
+        illegal_action: Text,
+        illegal_penalty: Real,
         max_episode_steps: Option<i64>,
-        autoreset_mode: &str,
+        autoreset_mode: Text,
         num_threads: i64,
     ) -> PyResult<Self> {
         let rules = PyRules::from_py(rules)?;
+        let illegal_penalty = Real::get(&illegal_penalty, "illegal_penalty", "a float")?;
+        let seeds = seeds
+            .as_slice()
+            .map_err(|e| AyoError::new_err(format!("seeds: {e}")))?;
         if num_envs == 0 {
             return Err(AyoError::new_err("num_envs must be at least 1"));
         }
@@ -257,21 +297,52 @@ impl PyVecCore {
             rules,
             opponent,
             agent_seat,
-            perspective,
-            reward,
-            illegal_action,
+            &perspective.0,
+            &reward.0,
+            &illegal_action.0,
             illegal_penalty,
             max_episode_steps,
-            autoreset_mode,
+            &autoreset_mode.0,
         )?;
         // An episode must start with the agent to move.
         opts.check_opening()
             .map_err(|e| AyoError::new_err(e.to_string()))?;
-        let episodes = if opts.opponent.needs_game() {
-            Episodes::Full(seeds.iter().map(|&s| Episode::new(&opts, s)).collect())
+        // Everything that grows with the batch is allocated fallibly, the
+        // episodes first (the largest part).
+        let full = opts.opponent.needs_game();
+        let episode_size = if full {
+            std::mem::size_of::<Episode<Game>>()
         } else {
-            Episodes::Lean(seeds.iter().map(|&s| Episode::new(&opts, s)).collect())
+            std::mem::size_of::<Episode<LeanGame>>()
         };
+        let whole = batch_bytes(num_envs, episode_size);
+        let what = |part: &str| {
+            format!("{part} of a batch of {num_envs} games (the batch needs {whole} bytes in all)")
+        };
+        let episodes = if full {
+            Episodes::Full(episodes_of(&opts, seeds, &what("the episodes"))?)
+        } else {
+            Episodes::Lean(episodes_of(&opts, seeds, &what("the episodes"))?)
+        };
+        let actions = alloc::vec_with_capacity(num_envs, &what("the actions"))?;
+        // A new game awaits its first reset.
+        let status = alloc::vec_filled(num_envs, DONE, &what("the status bytes"))?;
+        let n = num_envs;
+        let arrays = what("the output arrays");
+        let obs = alloc::zeros(py, &[n, OBS], &arrays)?.unbind();
+        let obs_mask = alloc::zeros(py, &[n, ACTIONS], &arrays)?.unbind();
+        let mask = alloc::zeros(py, &[n, ACTIONS], &arrays)?.unbind();
+        let reward = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let terminated = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let truncated = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let seat = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let final_obs = alloc::zeros(py, &[n, OBS], &arrays)?.unbind();
+        let final_obs_mask = alloc::zeros(py, &[n, ACTIONS], &arrays)?.unbind();
+        let ended = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let game_over = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let scores = alloc::zeros(py, &[n, 2], &arrays)?.unbind();
+        let winner = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let illegal = alloc::zeros(py, &[n], &arrays)?.unbind();
         // Helpers spin between steps: never more threads than CPUs.
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let helpers = num_threads.min(cpus) - 1;
@@ -282,33 +353,31 @@ impl PyVecCore {
         } else {
             None
         };
-        let n = num_envs;
         Ok(PyVecCore {
             opts,
             batch: Mutex::new(Batch {
                 episodes,
-                actions: Vec::with_capacity(n),
-                // A new game awaits its first reset.
-                status: vec![DONE; n],
+                actions,
+                status,
                 gym: None,
             }),
             n,
             threads: num_threads,
             team,
-            obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
-            obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
-            mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
-            reward: PyArray1::zeros(py, n, false).unbind(),
-            terminated: PyArray1::zeros(py, n, false).unbind(),
-            truncated: PyArray1::zeros(py, n, false).unbind(),
-            seat: PyArray1::zeros(py, n, false).unbind(),
-            final_obs: PyArray2::zeros(py, [n, OBS], false).unbind(),
-            final_obs_mask: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
-            ended: PyArray1::zeros(py, n, false).unbind(),
-            game_over: PyArray1::zeros(py, n, false).unbind(),
-            scores: PyArray2::zeros(py, [n, 2], false).unbind(),
-            winner: PyArray1::zeros(py, n, false).unbind(),
-            illegal: PyArray1::zeros(py, n, false).unbind(),
+            obs,
+            obs_mask,
+            mask,
+            reward,
+            terminated,
+            truncated,
+            seat,
+            final_obs,
+            final_obs_mask,
+            ended,
+            game_over,
+            scores,
+            winner,
+            illegal,
         })
     }
 
@@ -339,11 +408,28 @@ impl PyVecCore {
     fn reset(
         &self,
         py: Python<'_>,
-        mask: Option<Vec<bool>>,
-        seeds: Option<Vec<Option<u64>>>,
-        agent_seat: Option<i64>,
+        mask: Option<PyReadonlyArray1<'_, bool>>,
+        seeds: Option<&Bound<'_, PyAny>>,
+        agent_seat: Option<Wide>,
     ) -> PyResult<()> {
         let n = self.n;
+        let mask = mask
+            .as_ref()
+            .map(|m| m.as_slice())
+            .transpose()
+            .map_err(|e| AyoError::new_err(format!("reset_mask: {e}")))?;
+        let seeds = seeds
+            .map(|s| {
+                alloc::extract_vec(s, "the seeds of a reset", |x| {
+                    if x.is_none() {
+                        return Ok(None);
+                    }
+                    x.extract::<Wide>()?
+                        .get("seed", crate::errors::U64)
+                        .map(Some)
+                })
+            })
+            .transpose()?;
         if mask.as_ref().is_some_and(|m| m.len() != n)
             || seeds.as_ref().is_some_and(|s| s.len() != n)
         {
@@ -351,7 +437,9 @@ impl PyVecCore {
                 "reset_mask and seeds must have {n} entries"
             )));
         }
-        let seat = agent_seat.map(player_from).transpose()?;
+        let seat = Wide::opt(agent_seat.as_ref(), "agent_seat", "0 or 1")?
+            .map(player_from)
+            .transpose()?;
         let opts = self.opts;
         let mut batch = self.locked(py)?;
         let Batch {
@@ -416,13 +504,10 @@ impl PyVecCore {
                 return Err(AyoError::new_err("gym_returns() was not called"));
             };
             let (_, over, penalized) = self.step_locked(py, &mut batch, actions)?;
-            // The penalized actions are read before another step may begin.
+            // The penalized actions are copied before another step may begin
+            // (by numpy: a copy that does not fit is a MemoryError).
             let illegal = if penalized > 0 {
-                // SAFETY: the GIL and the batch's lock are held and the step
-                // is over: nothing writes to the array while it is read.
-                let illegal = unsafe { self.illegal.bind(py).as_slice() }
-                    .map_err(|e| AyoError::new_err(e.to_string()))?;
-                Some(illegal.to_vec())
+                Some(self.illegal.bind(py).call_method0(intern!(py, "copy"))?)
             } else {
                 None
             };
@@ -437,11 +522,8 @@ impl PyVecCore {
             info.set_item(intern!(py, "_winner"), ended)?;
         }
         if let Some(illegal) = illegal {
-            let mask = PyArray1::from_iter(py, illegal.iter().map(|&a| a >= 0));
-            info.set_item(
-                intern!(py, "illegal_action"),
-                PyArray1::from_vec(py, illegal),
-            )?;
+            let mask = illegal.call_method1(intern!(py, "__ge__"), (0,))?;
+            info.set_item(intern!(py, "illegal_action"), illegal)?;
             info.set_item(intern!(py, "_illegal_action"), mask)?;
         }
         (
@@ -455,20 +537,30 @@ impl PyVecCore {
     }
 
     /// The game records (start position and moves) of every game, for inspection.
-    fn records(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+    fn records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let opts = self.opts;
-        Ok(with_episodes!(&self.locked(py)?.episodes, |eps| eps
-            .iter()
-            .map(|ep| ep.record(&opts))
-            .collect()))
+        let records: Vec<String> = {
+            let batch = self.locked(py)?;
+            with_episodes!(&batch.episodes, |eps| {
+                let mut out = alloc::vec_with_capacity(eps.len(), "the records of a batch")?;
+                out.extend(eps.iter().map(|ep| ep.record(&opts)));
+                out
+            })
+        };
+        alloc::list(py, records)
     }
 
     /// Whether each game's episode is over and awaits a reset.
-    fn done(&self, py: Python<'_>) -> PyResult<Vec<bool>> {
-        Ok(with_episodes!(&self.locked(py)?.episodes, |eps| eps
-            .iter()
-            .map(|ep| ep.is_done())
-            .collect()))
+    fn done<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let done: Vec<bool> = {
+            let batch = self.locked(py)?;
+            with_episodes!(&batch.episodes, |eps| {
+                let mut out = alloc::vec_with_capacity(eps.len(), "the flags of a batch")?;
+                out.extend(eps.iter().map(|ep| ep.is_done()));
+                out
+            })
+        };
+        alloc::list(py, done)
     }
 
     /// Observations (N, 14) float32.

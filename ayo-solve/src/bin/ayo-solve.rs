@@ -176,11 +176,17 @@ fn run(a: Args) -> Result<(), String> {
             let db = Database::open_all(&rules, &a.dir).map_err(|e| e.to_string())?;
             let mut solver = Solver::new(db);
             solver.set_budget(a.budget);
-            let moves = solver.move_values(&pos).ok_or("node budget exhausted")?;
+            let moves = solver
+                .move_values(&pos)
+                .map_err(|e| e.to_string())?
+                .ok_or("node budget exhausted")?;
             let value = moves.iter().map(|m| m.1).max();
             let value = match value {
                 Some(v) => v,
-                None => solver.value(&pos).ok_or("node budget exhausted")?,
+                None => solver
+                    .value(&pos)
+                    .map_err(|e| e.to_string())?
+                    .ok_or("node budget exhausted")?,
             };
             let st = solver.stats();
             println!(
@@ -221,7 +227,11 @@ fn run(a: Args) -> Result<(), String> {
                 let after = start.play(&rules, mv).map_err(|e| e.to_string())?;
                 let gain = i32::from(after.store(start.to_move()))
                     - i32::from(after.store(after.to_move()));
-                let v = gain - solver.value(&after).ok_or("node budget exhausted")?;
+                let v = gain
+                    - solver
+                        .value(&after)
+                        .map_err(|e| e.to_string())?
+                        .ok_or("node budget exhausted")?;
                 best = best.max(v);
                 let st = solver.stats().clone();
                 table = table.max(solver.table_len());
@@ -235,7 +245,11 @@ fn run(a: Args) -> Result<(), String> {
                         .enumerate()
                     {
                         solver.set_endless(mode);
-                        bounds[i] = gain - solver.value(&after).ok_or("node budget exhausted")?;
+                        bounds[i] = gain
+                            - solver
+                                .value(&after)
+                                .map_err(|e| e.to_string())?
+                                .ok_or("node budget exhausted")?;
                     }
                     solver.set_endless(Endless::Convention);
                     bracket = (bracket.0.max(bounds[0]), bracket.1.max(bounds[1]));

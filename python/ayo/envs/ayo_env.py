@@ -21,7 +21,8 @@ from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 
 from ayo import display
-from ayo._ayo import AyoError, EpisodeCore, Game, Rules
+from ayo._args import real_arg, seed_arg
+from ayo._ayo import EpisodeCore, Game, Rules
 from ayo._ayo import EpisodeOverError as _CoreEpisodeOver
 
 __all__ = [
@@ -178,6 +179,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}"
             )
+        penalty = real_arg(illegal_penalty, "illegal_penalty")
         # The core checks the other options (an AyoError, a ValueError, names the bad one).
         self._core = EpisodeCore(
             self.rules,
@@ -186,14 +188,14 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             perspective=perspective,
             reward=reward,
             illegal_action=illegal_action,
-            illegal_penalty=float(illegal_penalty),
+            illegal_penalty=penalty,
         )
         self.opponent = opponent
         self.agent_seat_option: Seat = agent_seat
         self.perspective = perspective
         self.reward_kind = reward
         self.illegal_action = illegal_action
-        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_penalty = penalty
         self.render_mode = render_mode
 
         self.action_space = spaces.Discrete(self.rules.num_actions)
@@ -247,11 +249,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         ``"position"`` (a position record to start from instead of the rules'
         start). A seeded reset also restarts the ``"alternate"`` seat order.
         """
-        if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-                raise AyoError(f"seed must be None or an int >= 0, not {seed!r}")
-            if seed < 0:
-                raise AyoError(f"seed = {seed} is out of range (expected None or an int >= 0)")
+        seed = seed_arg(seed)
         options = dict(options or {})
         unknown = set(options) - {"agent_seat", "position"}
         if unknown:
