@@ -132,12 +132,16 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
     ``info["to_move"]`` are for the side to move next, and the reward is for
     the side that just moved (zero-sum: the other side's is its negative).
 
-    ``info`` holds ``"action_mask"`` (``bool`` ``(N, 6)``) and
-    ``"agent_seat"`` (``"to_move"`` in self-play), each with its ``_`` mask;
-    games that ended by the rules this step add ``"scores"`` (South, North)
-    and ``"winner"`` (0, 1 or -1 for a draw), and penalized illegal actions
-    ``"illegal_action"``, masked to those games (in ``info["final_info"]``
-    with ``SAME_STEP``).
+    ``info`` has the keys of a ``SyncVectorEnv`` of single environments,
+    each with its ``_`` mask: ``"action_mask"`` (``bool`` ``(N, 6)``),
+    ``"agent_seat"``, ``"to_move"`` and ``"ply"`` (``"to_move"`` is the seat
+    key in self-play), ``"opponent_moves"`` (``int8`` ``(N,)``: the
+    opponent's action this step, -1 where it did not move, where the single
+    environment lists them); games that ended by the rules this step add
+    ``"outcome"`` (an object array of :class:`ayo.Outcome`, None elsewhere)
+    and, as arrays, ``"scores"`` (South, North) and ``"winner"`` (0, 1 or -1
+    for a draw); penalized illegal actions add ``"illegal_action"``; each
+    masked to those games (in ``info["final_info"]`` with ``SAME_STEP``).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium declares it so)
@@ -243,7 +247,19 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             "_action_mask": self._all,
             self._seat_key: core.seat,
             f"_{self._seat_key}": self._all,
+            "ply": core.ply,
+            "_ply": self._all,
         }
+        if not self.self_play:
+            # The single environment's other keys (a SyncVectorEnv's info).
+            self._info.update(
+                {
+                    "to_move": core.to_move,
+                    "_to_move": self._all,
+                    "opponent_moves": core.replied,
+                    "_opponent_moves": self._all,
+                }
+            )
         self._needs_reset = True
         # Without copies and with the next step's autoreset, one call into
         # the engine makes the whole step's return value.
@@ -350,6 +366,7 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         info: dict[str, Any] = {}
         if over:
             ended = core.game_over
+            info["outcome"], info["_outcome"] = core.outcomes(), ended.copy()
             if self.copy:
                 info["scores"], info["_scores"] = core.scores.copy(), ended.copy()
                 info["winner"], info["_winner"] = core.winner.copy(), ended.copy()

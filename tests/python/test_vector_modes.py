@@ -105,3 +105,41 @@ def test_the_native_vector_env_plays_single_envs_games(preset: str, seat: Any) -
             assert (r, te, tr) == (reward[i], terminated[i], truncated[i])
             live[i] = not (te or tr)
     envs.close()
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("copy", [True, False])
+def test_info_has_a_sync_vector_envs_keys_and_values(preset: str, copy: bool) -> None:
+    sync = gymnasium.make_vec(
+        "ayo/Ayo-v0", num_envs=N, vectorization_mode="sync", rules=preset, agent_seat="random"
+    )
+    native = gymnasium.make_vec(
+        "ayo/Ayo-v0",
+        num_envs=N,
+        vectorization_mode="vector_entry_point",
+        rules=preset,
+        agent_seat="random",
+        copy=copy,
+    )
+    rng = np.random.default_rng(SEED)
+    (obs, want), (_, got) = sync.reset(seed=SEED), native.reset(seed=SEED)
+    outcomes = 0
+    for step in range(STEPS + 1):
+        assert set(want) <= set(got), (step, set(want) - set(got))
+        for key in ("agent_seat", "to_move", "ply"):
+            assert np.array_equal(got[key], want[key]), (step, key)
+        for i in range(N):
+            replies = want["opponent_moves"][i]
+            assert got["opponent_moves"][i] == (replies[0] if replies else -1), (step, i)
+        if "outcome" in want:
+            assert np.array_equal(got["_outcome"], want["_outcome"])
+            for j in np.flatnonzero(want["_outcome"]):
+                a, b = got["outcome"][j], want["outcome"][j]
+                assert (a.winner, a.reason, a.scores) == (b.winner, b.reason, b.scores)
+                outcomes += 1
+        if step == STEPS:
+            break
+        actions = pick(rng, obs["action_mask"])
+        obs, *_, want = sync.step(actions)
+        *_, got = native.step(actions)
+    assert outcomes > 0

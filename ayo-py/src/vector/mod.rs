@@ -19,7 +19,7 @@ mod step;
 use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::episode::{Episode, EpisodeGame, EpisodeOptions, Opponent};
-use ayo_core::{Game, LeanGame, Player};
+use ayo_core::{EndReason, Game, LeanGame, Outcome, Player};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -28,6 +28,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::alloc;
 use crate::errors::{AyoError, Real, Text, Wide};
+use crate::game::PyOutcome;
 use crate::rules::PyRules;
 use crate::team::Team;
 use options::opponent_from;
@@ -72,9 +73,42 @@ fn reset_one<G: EpisodeGame>(
     rows.ended[i] = false;
     rows.game_over[i] = false;
     rows.illegal[i] = -1;
+    rows.reason[i] = -1;
     rows.seat[i] = ep.viewer(opts).index() as i8;
+    write_turn(opts, ep, rows, i, 0);
     let legal = rows.write_obs(i, &ep.observe(opts));
     rows.status[i] = legal | if ep.is_done() { DONE } else { 0 };
+}
+
+/// Writes game `i`'s player to move, ply and the opponent's reply among the
+/// episode's moves from `from` on (the moves of this step).
+#[inline]
+pub(crate) fn write_turn<G: EpisodeGame>(
+    opts: &EpisodeOptions,
+    ep: &Episode<G>,
+    rows: &mut Rows<'_>,
+    i: usize,
+    from: usize,
+) {
+    let pos = ep.game().position();
+    rows.to_move[i] = pos.to_move().index() as i8;
+    rows.ply[i] = pos.ply();
+    // The opponent's moves are the moves of this step not played by the
+    // agent's seat (in self-play there is no opponent).
+    rows.replied[i] = -1;
+    if opts.opponent != Opponent::SelfPlay {
+        let moves = ep.moves();
+        let seat = ep.seat();
+        let first_pit = seat.opponent().first_pit();
+        if let Some(m) = moves.get(from..).and_then(|m| {
+            m.iter().rev().find(|m| {
+                let pit = m.pit();
+                (first_pit..first_pit + 6).contains(&pit)
+            })
+        }) {
+            rows.replied[i] = m.action() as i8;
+        }
+    }
 }
 
 /// The episodes of `seeds`' games (one each), allocated fallibly.
@@ -98,7 +132,9 @@ fn batch_bytes(n: usize, episode: usize) -> u128 {
         + 3 * ACTIONS // obs_mask, mask, final_obs_mask
         + 8 // reward
         + 2 * 2 // scores
-        + 7; // terminated, truncated, seat, ended, game_over, winner, illegal
+        + 7 // terminated, truncated, seat, ended, game_over, winner, illegal
+        + 3 // to_move, replied, reason
+        + 4; // ply
     n as u128 * per_game as u128
 }
 
@@ -150,6 +186,10 @@ pub(crate) struct PyVecCore {
     scores: Py<PyArray2<i16>>,
     winner: Py<PyArray1<i8>>,
     illegal: Py<PyArray1<i8>>,
+    to_move: Py<PyArray1<i8>>,
+    ply: Py<PyArray1<u32>>,
+    replied: Py<PyArray1<i8>>,
+    reason: Py<PyArray1<i8>>,
 }
 
 /// Makes the rows of every output array (as `out_slice`) and runs the body.
@@ -170,6 +210,10 @@ macro_rules! with_rows {
         let scores = $self.scores.bind($py);
         let winner = $self.winner.bind($py);
         let illegal = $self.illegal.bind($py);
+        let to_move = $self.to_move.bind($py);
+        let ply = $self.ply.bind($py);
+        let replied = $self.replied.bind($py);
+        let reason = $self.reason.bind($py);
         // SAFETY: these are this object's output arrays, one slice each, and
         // `reset` and `step` (the only callers) hold the batch's lock.
         let $rows = unsafe {
@@ -188,6 +232,10 @@ macro_rules! with_rows {
                 scores: out_slice(scores, 2 * n)?,
                 winner: out_slice(winner, n)?,
                 illegal: out_slice(illegal, n)?,
+                to_move: out_slice(to_move, n)?,
+                ply: out_slice(ply, n)?,
+                replied: out_slice(replied, n)?,
+                reason: out_slice(reason, n)?,
                 status: $status,
             }
         };
@@ -343,6 +391,10 @@ impl PyVecCore {
         let scores = alloc::zeros(py, &[n, 2], &arrays)?.unbind();
         let winner = alloc::zeros(py, &[n], &arrays)?.unbind();
         let illegal = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let to_move = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let ply = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let replied = alloc::zeros(py, &[n], &arrays)?.unbind();
+        let reason = alloc::zeros(py, &[n], &arrays)?.unbind();
         // Helpers spin between steps: never more threads than CPUs.
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let helpers = num_threads.min(cpus) - 1;
@@ -378,7 +430,39 @@ impl PyVecCore {
             scores,
             winner,
             illegal,
+            to_move,
+            ply,
+            replied,
+            reason,
         })
+    }
+
+    /// The `ayo.Outcome` of each game that ended by the rules this step
+    /// (`game_over`), None elsewhere: an object array (N,), as a
+    /// `SyncVectorEnv` gathers its envs' `info["outcome"]`.
+    fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let numpy = py.import(intern!(py, "numpy"))?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item(intern!(py, "dtype"), numpy.getattr(intern!(py, "object_"))?)?;
+        let out = numpy.call_method(intern!(py, "full"), (self.n, py.None()), Some(&kwargs))?;
+        let reason = self.reason.bind(py).readonly();
+        let scores = self.scores.bind(py).readonly();
+        let (reason, scores) = (reason.as_slice()?, scores.as_slice()?);
+        for (i, &code) in reason.iter().enumerate() {
+            let reason = match code {
+                0 => EndReason::Target,
+                1 => EndReason::MoveLimit,
+                2 => EndReason::Repetition,
+                3 => EndReason::NoLegalMove,
+                _ => continue,
+            };
+            let s = [scores[2 * i].max(0) as u16, scores[2 * i + 1].max(0) as u16];
+            let outcome = PyOutcome {
+                inner: Outcome::from_scores(s, reason),
+            };
+            out.set_item(i, outcome)?;
+        }
+        Ok(out)
     }
 
     /// Number of games.
@@ -516,6 +600,8 @@ impl PyVecCore {
         let info = base.bind(py).copy()?;
         if over > 0 {
             let ended = self.game_over.bind(py);
+            info.set_item(intern!(py, "outcome"), self.outcomes(py)?)?;
+            info.set_item(intern!(py, "_outcome"), ended)?;
             info.set_item(intern!(py, "scores"), self.scores.bind(py))?;
             info.set_item(intern!(py, "_scores"), ended)?;
             info.set_item(intern!(py, "winner"), self.winner.bind(py))?;
@@ -633,6 +719,27 @@ impl PyVecCore {
     #[getter]
     fn illegal<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         self.illegal.bind(py).clone()
+    }
+    /// The player to move in each game (0 South, 1 North).
+    #[getter]
+    fn to_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.to_move.bind(py).clone()
+    }
+    /// Each game's ply.
+    #[getter]
+    fn ply<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        self.ply.bind(py).clone()
+    }
+    /// The opponent's reply in each game this step (its action 0..5), -1 where it did not move.
+    #[getter]
+    fn replied<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.replied.bind(py).clone()
+    }
+    /// Why each game that ended by the rules this step ended (0 target, 1
+    /// move limit, 2 repetition, 3 no legal move), -1 elsewhere.
+    #[getter]
+    fn reason<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.reason.bind(py).clone()
     }
 }
 

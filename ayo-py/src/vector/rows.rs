@@ -2,6 +2,7 @@
 //! by every reset and step, seen from Rust as one set of rows a game.
 
 use ayo_core::episode::Observation;
+use ayo_core::EndReason;
 use numpy::ndarray::Dimension;
 use numpy::{Element, PyArray, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -59,9 +60,28 @@ pub(crate) struct Rows<'a> {
     pub scores: &'a mut [i16],
     pub winner: &'a mut [i8],
     pub illegal: &'a mut [i8],
+    /// The player to move after the step (0 South, 1 North).
+    pub to_move: &'a mut [i8],
+    /// The game's ply after the step.
+    pub ply: &'a mut [u32],
+    /// The opponent's reply this step (its action 0..=5), -1 where it did not move.
+    pub replied: &'a mut [i8],
+    /// Why a game that ended by the rules this step ended ([`reason_code`]), -1 elsewhere.
+    pub reason: &'a mut [i8],
     /// Each game's status after the step (the next validation's input):
     /// its legal actions (bits 0..=5) and [`DONE`].
     pub status: &'a mut [u8],
+}
+
+/// The code of an end reason in the `reason` row: 0 target, 1 move limit,
+/// 2 repetition, 3 no legal move (`ayo.vector` names them for `ayo.Outcome`).
+pub(crate) fn reason_code(reason: EndReason) -> i8 {
+    match reason {
+        EndReason::Target => 0,
+        EndReason::MoveLimit => 1,
+        EndReason::Repetition => 2,
+        EndReason::NoLegalMove => 3,
+    }
 }
 
 /// The status bit of an episode that is over and awaits a reset.
@@ -85,7 +105,8 @@ impl<'a> Rows<'a> {
         split_rows!(self, n,
             obs: OBS, obs_mask: ACTIONS, mask: ACTIONS, reward: 1, terminated: 1,
             truncated: 1, seat: 1, final_obs: OBS, final_obs_mask: ACTIONS, ended: 1,
-            game_over: 1, scores: 2, winner: 1, illegal: 1, status: 1,
+            game_over: 1, scores: 2, winner: 1, illegal: 1, to_move: 1, ply: 1,
+            replied: 1, reason: 1, status: 1,
         )
     }
 

@@ -8,7 +8,8 @@ use std::sync::Mutex;
 use ayo_core::episode::{check_action, Autoreset, Checked, Episode, EpisodeGame, EpisodeOptions};
 use pyo3::prelude::*;
 
-use super::rows::{Rows, DONE};
+use super::rows::{reason_code, Rows, DONE};
+use super::write_turn;
 use crate::errors::{self, AyoError};
 use crate::team::Team;
 
@@ -94,9 +95,11 @@ fn step_chunk<G: EpisodeGame>(
     out.illegal.fill(-1);
     out.scores.fill(0);
     out.winner.fill(0);
+    out.reason.fill(-1);
     for (i, (ep, &a)) in episodes.iter_mut().zip(actions).enumerate() {
         // Validated: a legal action or one to penalize (a done game ignores it).
         let checked = check_action(out.status[i], a, penalize).unwrap_or(Checked::Penalized(a));
+        let before = ep.moves().len();
         let step = ep.step(opts, checked);
         out.reward[i] = step.reward;
         out.terminated[i] = step.terminated;
@@ -110,6 +113,7 @@ fn step_chunk<G: EpisodeGame>(
             out.scores[2 * i] = o.scores[0] as i16;
             out.scores[2 * i + 1] = o.scores[1] as i16;
             out.winner[i] = o.winner.map_or(-1, |w| w.index() as i8);
+            out.reason[i] = reason_code(o.reason);
             counts.over += 1;
         }
         if step.terminated || step.truncated {
@@ -120,6 +124,13 @@ fn step_chunk<G: EpisodeGame>(
             out.write_final_obs(i, last);
         }
         out.seat[i] = ep.viewer(opts).index() as i8;
+        // A new episode (an autoreset) has only this step's moves.
+        let from = if step.was_reset || ep.moves().len() < before {
+            0
+        } else {
+            before
+        };
+        write_turn(opts, ep, &mut out, i, from);
         let legal = out.write_obs(i, &ep.observe(opts));
         out.status[i] = legal | if ep.is_done() { DONE } else { 0 };
     }
