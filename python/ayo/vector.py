@@ -166,6 +166,22 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         render_mode: str | None = None,
     ) -> None:
         """Build the batch (see the class docstring)."""
+        # What pickling rebuilds the batch from (with its games' state).
+        self._args: dict[str, Any] = {
+            "num_envs": num_envs,
+            "rules": rules,
+            "opponent": opponent,
+            "agent_seat": agent_seat,
+            "perspective": perspective,
+            "reward": reward,
+            "illegal_action": illegal_action,
+            "illegal_penalty": illegal_penalty,
+            "max_episode_steps": max_episode_steps,
+            "autoreset_mode": autoreset_mode,
+            "num_threads": num_threads,
+            "copy": copy,
+            "render_mode": render_mode,
+        }
         if callable(opponent) and not hasattr(opponent, "budget"):
             raise ValueError(
                 "a Python callable opponent cannot run inside the batch: use "
@@ -501,6 +517,33 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the games live in the extension object."""
+
+    # ------------------------------------------------------ pickle and copies
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The arguments, every game's state (its record, seat, step count and
+        random streams) and what ``set_attr`` holds; a batch whose opponent is
+        a computer player raises :class:`ayo.AyoError` (that player's own
+        state is not kept)."""
+        return {
+            "args": self._args,
+            "games": self._core.__getstate__(),
+            "needs_reset": self._needs_reset,
+            "user_attrs": self._user_attrs,
+            "np_random": getattr(self, "_np_random", None),
+            "np_random_seed": getattr(self, "_np_random_seed", None),
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A batch made with the same arguments, its games restored: it plays
+        on exactly as the original would (the same moves, the same draws)."""
+        self.__init__(**state["args"])  # type: ignore[misc]
+        self._core.__setstate__(state["games"])
+        self._needs_reset = bool(state["needs_reset"])
+        self._user_attrs = {k: list(v) for k, v in state["user_attrs"].items()}
+        if state["np_random"] is not None:
+            self._np_random = state["np_random"]
+            self._np_random_seed = state["np_random_seed"]
 
     def __repr__(self) -> str:
         opponent = "self-play" if self.self_play else "opponent"

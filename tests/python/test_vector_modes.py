@@ -15,7 +15,8 @@ import gymnasium
 import numpy as np
 import pytest
 
-import ayo.envs  # noqa: F401 (registers ayo/Ayo-v0)
+import ayo
+import ayo.envs  # registers ayo/Ayo-v0
 
 PRESETS = ["ayoayo", "ayo", "olopon", "oware"]
 SEATS: list[Any] = [0, 1, "alternate", "random"]
@@ -143,3 +144,56 @@ def test_info_has_a_sync_vector_envs_keys_and_values(preset: str, copy: bool) ->
         obs, *_, want = sync.step(actions)
         *_, got = native.step(actions)
     assert outcomes > 0
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_pickled_or_copied_batch_plays_on_as_the_original(preset: str, how: str) -> None:
+    import copy
+    import pickle
+
+    from ayo.vector import AyoVectorEnv
+
+    env = AyoVectorEnv(N, rules=preset, agent_seat="random", max_episode_steps=30)
+    rng = np.random.default_rng(SEED)
+    obs, _ = env.reset(seed=SEED)
+    for _ in range(25):
+        obs, *_ = env.step(pick(rng, obs["action_mask"]))
+    env.set_attr("stage", [1, 2, 3])
+    twin = pickle.loads(pickle.dumps(env)) if how == "pickle" else copy.deepcopy(env)
+    assert twin.records() == env.records()
+    assert twin.get_attr("stage") == (1, 2, 3)
+    assert np.array_equal(twin.action_masks(), env.action_masks())
+    for _ in range(80):
+        actions = pick(rng, obs["action_mask"])
+        obs, r1, te1, tr1, _ = env.step(actions)
+        obs2, r2, te2, tr2, _ = twin.step(actions)
+        for key in obs:
+            assert np.array_equal(obs[key], obs2[key])
+        assert np.array_equal(r1, r2)
+        assert np.array_equal(te1, te2)
+        assert np.array_equal(tr1, tr2)
+    assert twin.records() == env.records()
+
+
+def test_a_batch_against_a_computer_player_refuses_to_be_pickled() -> None:
+    import pickle
+
+    from ayo.vector import AyoVectorEnv
+
+    env = AyoVectorEnv(2, rules="oware", opponent="greedy")
+    env.reset(seed=0)
+    with pytest.raises(ayo.AyoError, match="cannot be pickled"):
+        pickle.dumps(env)
+
+
+def test_a_bad_state_changes_nothing() -> None:
+    from ayo.vector import AyoVectorEnv
+
+    env = AyoVectorEnv(2, rules="oware")
+    env.reset(seed=0)
+    before = env.records()
+    for bad in ("[]", "not json", '[[{"seat": "South"}, []]]'):
+        with pytest.raises(ayo.AyoError):
+            env._core.__setstate__(bad)
+    assert env.records() == before

@@ -18,8 +18,9 @@ mod step;
 
 use std::sync::{Mutex, MutexGuard};
 
-use ayo_core::episode::{Episode, EpisodeGame, EpisodeOptions, Opponent};
-use ayo_core::{EndReason, Game, LeanGame, Outcome, Player};
+use ayo_core::episode::{Episode, EpisodeGame, EpisodeOptions, Opponent, Snapshot};
+use ayo_core::players::Kind;
+use ayo_core::{EndReason, Game, LeanGame, Move, Outcome, Player};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -463,6 +464,78 @@ impl PyVecCore {
             out.set_item(i, outcome)?;
         }
         Ok(out)
+    }
+
+    /// The batch's state for pickling: each episode's bookkeeping and
+    /// moves (its game is replayed from the rules' start on restore), as
+    /// JSON. A batch whose opponent is a computer player cannot be pickled:
+    /// that player's own state (its random stream, its tables) is not kept.
+    fn __getstate__(&self, py: Python<'_>) -> PyResult<String> {
+        if matches!(self.opts.opponent, Opponent::Agent(kind, _) if kind != Kind::Random) {
+            return Err(AyoError::new_err(
+                "an AyoVectorEnv whose opponent is a computer player cannot be pickled \
+                 or copied (the player's own state is not kept); make a new one",
+            ));
+        }
+        let batch = self.locked(py)?;
+        let state = with_episodes!(&batch.episodes, |eps| {
+            eps.iter()
+                .map(|ep| (ep.snapshot(), ep.moves().to_vec()))
+                .collect::<Vec<(Snapshot, Vec<Move>)>>()
+        });
+        serde_json::to_string(&state).map_err(|e| AyoError::new_err(e.to_string()))
+    }
+
+    /// Restores [`Self::__getstate__`]'s state into this batch (made with the
+    /// same arguments) and rewrites every game's rows; a bad state raises
+    /// `AyoError` and changes nothing.
+    fn __setstate__(&self, py: Python<'_>, state: crate::errors::Text) -> PyResult<()> {
+        let state: Vec<(Snapshot, Vec<Move>)> = serde_json::from_str(&state.0)
+            .map_err(|e| AyoError::new_err(format!("not a VecCore state: {e}")))?;
+        if state.len() != self.n {
+            return Err(AyoError::new_err(format!(
+                "a VecCore state of {} games, not {}",
+                state.len(),
+                self.n
+            )));
+        }
+        let opts = self.opts;
+        let mut batch = self.locked(py)?;
+        let Batch {
+            episodes, status, ..
+        } = &mut *batch;
+        with_episodes!(episodes, |eps| {
+            // Every game is replayed first: a bad move leaves the batch as it was.
+            let mut games = alloc::vec_with_capacity(self.n, "the games of a restored batch")?;
+            for (i, (_, moves)) in state.iter().enumerate() {
+                let start = ayo_core::Position::start(&opts.rules);
+                let mut game = EpisodeGame::from_position(opts.rules, start);
+                for &mv in moves {
+                    EpisodeGame::play_action(&mut game, mv.action())
+                        .map_err(|e| AyoError::new_err(format!("game {i}: {e}")))?;
+                }
+                games.push(game);
+            }
+            with_rows!(self, py, status, |rows| {
+                let mut rows = rows;
+                for (i, ((snapshot, moves), game)) in state.into_iter().zip(games).enumerate() {
+                    let ep = &mut eps[i];
+                    ep.restore(snapshot, game, moves);
+                    rows.reward[i] = 0.0;
+                    rows.terminated[i] = false;
+                    rows.truncated[i] = false;
+                    rows.ended[i] = false;
+                    rows.game_over[i] = false;
+                    rows.illegal[i] = -1;
+                    rows.reason[i] = -1;
+                    rows.seat[i] = ep.viewer(&opts).index() as i8;
+                    write_turn(&opts, ep, &mut rows, i, ep.moves().len());
+                    let legal = rows.write_obs(i, &ep.observe(&opts));
+                    rows.status[i] = legal | if ep.is_done() { DONE } else { 0 };
+                }
+                Ok(())
+            })
+        })
     }
 
     /// Number of games.
