@@ -382,7 +382,9 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
         info: dict[str, Any] = {}
         if over:
             ended = core.game_over
-            info["outcome"], info["_outcome"] = core.outcomes(), ended.copy()
+            outcomes = core.outcomes()
+            info["outcome"] = outcomes.copy() if self.copy else outcomes
+            info["_outcome"] = ended.copy()
             if self.copy:
                 info["scores"], info["_scores"] = core.scores.copy(), ended.copy()
                 info["winner"], info["_winner"] = core.winner.copy(), ended.copy()

@@ -149,6 +149,10 @@ struct Batch {
     status: Vec<u8>,
     /// What `gym_step` returns besides the arrays (see `gym_returns`).
     gym: Option<(Py<PyDict>, Py<PyDict>)>,
+    /// The object array of `outcomes` (made at its first use, then
+    /// rewritten in place like the other arrays) and the games it holds an
+    /// outcome for.
+    outcomes: Option<(Py<PyAny>, Vec<usize>)>,
 }
 
 /// A batch of `num_envs` Ayo games stepped together in Rust; the engine of
@@ -413,6 +417,7 @@ impl PyVecCore {
                 actions,
                 status,
                 gym: None,
+                outcomes: None,
             }),
             n,
             threads: num_threads,
@@ -440,12 +445,25 @@ impl PyVecCore {
 
     /// The `ayo.Outcome` of each game that ended by the rules this step
     /// (`game_over`), None elsewhere: an object array (N,), as a
-    /// `SyncVectorEnv` gathers its envs' `info["outcome"]`.
+    /// `SyncVectorEnv` gathers its envs' `info["outcome"]`. One array,
+    /// rewritten in place by each call (only the entries that change).
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let numpy = py.import(intern!(py, "numpy"))?;
-        let kwargs = PyDict::new(py);
-        kwargs.set_item(intern!(py, "dtype"), numpy.getattr(intern!(py, "object_"))?)?;
-        let out = numpy.call_method(intern!(py, "full"), (self.n, py.None()), Some(&kwargs))?;
+        let mut batch = self.locked(py)?;
+        let (out, held) = match &mut batch.outcomes {
+            Some((out, held)) => (out.bind(py).clone(), held),
+            slot @ None => {
+                let numpy = py.import(intern!(py, "numpy"))?;
+                let kwargs = PyDict::new(py);
+                kwargs.set_item(intern!(py, "dtype"), numpy.getattr(intern!(py, "object_"))?)?;
+                let out = numpy.call_method(intern!(py, "full"), (self.n, py.None()), Some(&kwargs))?;
+                let (_, held) = slot.insert((out.clone().unbind(), Vec::new()));
+                (out, held)
+            }
+        };
+        for &i in held.iter() {
+            out.set_item(i, py.None())?;
+        }
+        held.clear();
         let reason = self.reason.bind(py).readonly();
         let scores = self.scores.bind(py).readonly();
         let (reason, scores) = (reason.as_slice()?, scores.as_slice()?);
@@ -462,6 +480,7 @@ impl PyVecCore {
                 inner: Outcome::from_scores(s, reason),
             };
             out.set_item(i, outcome)?;
+            held.push(i);
         }
         Ok(out)
     }
