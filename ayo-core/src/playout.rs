@@ -72,11 +72,11 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
     max_plies: u32,
 ) -> Playout {
     if rules.repetition() != Repetition::OwnSide {
-        let mut unused = Window::with_buffer(&start, Vec::new());
-        return playout_loop::<RELAY, CAP, false, R>(rules, start, rng, max_plies, &mut unused);
+        return playout_loop::<RELAY, CAP, false, R>(rules, start, rng, max_plies, None);
     }
     let mut window = Window::with_buffer(&start, WINDOW_BUFFER.take());
-    let played = playout_loop::<RELAY, CAP, true, R>(rules, start, rng, max_plies, &mut window);
+    let played =
+        playout_loop::<RELAY, CAP, true, R>(rules, start, rng, max_plies, Some(&mut window));
     WINDOW_BUFFER.set(window.into_buffer());
     played
 }
@@ -85,13 +85,14 @@ fn playout_mode<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
 /// the moves (target, move limit, repetition: `window`, kept when `REPEATS`),
 /// then truncation at `max_plies`, then a random move; a position with no
 /// legal move (none could be drawn) is the last end, as in `end_reason`.
+/// Without a repetition rule there is no window to keep (`None`).
 #[inline(always)]
 fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + ?Sized>(
     rules: &Rules,
     start: Position,
     rng: &mut R,
     max_plies: u32,
-    window: &mut Window,
+    mut window: Option<&mut Window>,
 ) -> Playout {
     let mut pos = start;
     let mut plies = 0u32;
@@ -106,8 +107,12 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
     };
     loop {
         let check_counters = counters || plies == 0 || pos.no_capture() == 0;
-        let repeated =
-            || REPEATS && window.arrive(rules, (plies > 0).then_some(Move(last_pit)), &pos);
+        let repeated = || {
+            REPEATS
+                && window
+                    .as_deref_mut()
+                    .is_some_and(|w| w.arrive(rules, (plies > 0).then_some(Move(last_pit)), &pos))
+        };
         if let Some(reason) = end_reason(rules, &pos, check_counters, repeated, || false) {
             return ended(pos, plies, reason);
         }

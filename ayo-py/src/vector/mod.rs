@@ -455,7 +455,8 @@ impl PyVecCore {
                 let numpy = py.import(intern!(py, "numpy"))?;
                 let kwargs = PyDict::new(py);
                 kwargs.set_item(intern!(py, "dtype"), numpy.getattr(intern!(py, "object_"))?)?;
-                let out = numpy.call_method(intern!(py, "full"), (self.n, py.None()), Some(&kwargs))?;
+                let out =
+                    numpy.call_method(intern!(py, "full"), (self.n, py.None()), Some(&kwargs))?;
                 let (_, held) = slot.insert((out.clone().unbind(), Vec::new()));
                 (out, held)
             }
