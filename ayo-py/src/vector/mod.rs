@@ -94,20 +94,16 @@ pub(crate) fn write_turn<G: EpisodeGame>(
     let pos = ep.game().position();
     rows.to_move[i] = pos.to_move().index() as i8;
     rows.ply[i] = pos.ply();
-    // The opponent's moves are the moves of this step not played by the
-    // agent's seat (in self-play there is no opponent).
+    // The opponent moves at most once a step, after the agent: its reply
+    // is the step's last move when that move is from the opponent's row
+    // (in self-play there is no opponent).
     rows.replied[i] = -1;
     if opts.opponent != Opponent::SelfPlay {
         let moves = ep.moves();
-        let seat = ep.seat();
-        let first_pit = seat.opponent().first_pit();
-        if let Some(m) = moves.get(from..).and_then(|m| {
-            m.iter().rev().find(|m| {
-                let pit = m.pit();
-                (first_pit..first_pit + 6).contains(&pit)
-            })
-        }) {
-            rows.replied[i] = m.action() as i8;
+        if let Some(&last) = moves.get(from..).and_then(|m| m.last()) {
+            if last.pit() / 6 == ep.seat().opponent().index() {
+                rows.replied[i] = last.action() as i8;
+            }
         }
     }
 }
