@@ -15,13 +15,18 @@ fn first_legal(legal: u8) -> u8 {
     legal.trailing_zeros() as u8
 }
 
-/// Plays `episodes` self-play episodes with random legal actions drawn from `seed`.
-fn self_play_log<G: EpisodeGame>(opts: &EpisodeOptions, seed: u64) -> Vec<(u8, f64, bool, bool)> {
+/// One step of [`episode_log`]: the action, the board after the step, the
+/// reward, terminated and truncated.
+type Logged = (u8, [u8; 12], f64, bool, bool);
+
+/// Plays `steps` steps of random legal actions drawn from `seed` (the
+/// options say who replies, if anyone), logging each step.
+fn episode_log<G: EpisodeGame>(opts: &EpisodeOptions, seed: u64, steps: usize) -> Vec<Logged> {
     let mut ep: Episode<G> = Episode::new(opts, seed);
     ep.reset(opts, None);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut log = Vec::new();
-    for _ in 0..600 {
+    for _ in 0..steps {
         let legal = ep.observe(opts).legal;
         let k = rng.random_range(0..legal.count_ones().max(1));
         let action = (0..6)
@@ -29,7 +34,8 @@ fn self_play_log<G: EpisodeGame>(opts: &EpisodeOptions, seed: u64) -> Vec<(u8, f
             .nth(k as usize)
             .unwrap_or(0);
         let step = ep.step(opts, Checked::Legal(action));
-        log.push((action, step.reward, step.terminated, step.truncated));
+        let board = ep.game().position().board();
+        log.push((action, board, step.reward, step.terminated, step.truncated));
     }
     log
 }
@@ -43,46 +49,12 @@ fn lean_and_full_games_play_the_same_self_play_episodes() {
         opts.max_steps = Some(150);
         for seed in 0..4 {
             assert_eq!(
-                self_play_log::<LeanGame>(&opts, seed),
-                self_play_log::<Game>(&opts, seed),
+                episode_log::<LeanGame>(&opts, seed, 600),
+                episode_log::<Game>(&opts, seed, 600),
                 "{preset:?} seed {seed}"
             );
         }
     }
-}
-
-/// Plays `steps` agent steps against the random opponent (the agent's
-/// actions drawn from `seed`), logging each step and the observation.
-fn random_opponent_log<G: EpisodeGame>(
-    opts: &EpisodeOptions,
-    seed: u64,
-) -> Vec<(u8, u8, f64, bool)> {
-    let mut ep: Episode<G> = Episode::new(opts, seed);
-    ep.reset(opts, None);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5EED);
-    let mut log = Vec::new();
-    for _ in 0..400 {
-        let legal = ep.observe(opts).legal;
-        let k = rng.random_range(0..legal.count_ones().max(1));
-        let action = (0..6)
-            .filter(|a| legal & (1 << a) != 0)
-            .nth(k as usize)
-            .unwrap_or(0);
-        let step = ep.step(opts, Checked::Legal(action));
-        let board = ep
-            .game()
-            .position()
-            .board()
-            .iter()
-            .fold(0u8, |h, &s| h.wrapping_mul(31) ^ s);
-        log.push((
-            action,
-            board,
-            step.reward,
-            step.terminated || step.truncated,
-        ));
-    }
-    log
 }
 
 #[test]
@@ -107,8 +79,8 @@ fn lean_and_full_games_play_the_same_episodes_against_the_random_opponent() {
             opts.max_steps = Some(100);
             for seed in 0..6 {
                 assert_eq!(
-                    random_opponent_log::<LeanGame>(&opts, seed),
-                    random_opponent_log::<Game>(&opts, seed),
+                    episode_log::<LeanGame>(&opts, seed, 400),
+                    episode_log::<Game>(&opts, seed, 400),
                     "{rules} {seat:?} seed {seed}"
                 );
             }

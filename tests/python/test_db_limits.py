@@ -18,10 +18,10 @@ import math
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from address_limit import child_script
 
 from ayo import Database, DatabaseError
 
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc/self/status are Linux's"
 )
 
-CHILD = textwrap.dedent(
+CHILD = child_script(
     """
     import resource
     import sys
@@ -37,16 +37,9 @@ CHILD = textwrap.dedent(
 
     import ayo
 
-    def vm_bytes() -> int:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmSize")
 
     folder = Path(sys.argv[1])
-    limit = vm_bytes() + 256 * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    limit_address_space(256 * 1024 * 1024)
     small = ayo.Database.build("ayoayo", 6, None, threads=1)
     assert small.max_seeds == 6
     try:
@@ -89,7 +82,7 @@ def test_out_of_memory_is_a_memory_error_not_an_abort(tmp_path: Path) -> None:
     assert db.positions == math.comb(db.max_seeds + 12, 12)
 
 
-SEARCH_CHILD = textwrap.dedent(
+SEARCH_CHILD = child_script(
     """
     import resource
     import sys
@@ -97,12 +90,6 @@ SEARCH_CHILD = textwrap.dedent(
     import ayo
     import ayo.ai
 
-    def vm_bytes() -> int:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmSize")
 
     db = ayo.Database.build("ayoayo", 4, None, threads=1)
     above = "ayoayo 2,2,0,0,0,0/2,2,0,0,0,0 20-20 s 0 0"
@@ -110,8 +97,7 @@ SEARCH_CHILD = textwrap.dedent(
     player = ayo.ai.Player.perfect(db, nodes=10_000)
     # Not held by the layers: searched, on a thread with a 1 GiB stack.
     want = db.value(above, nodes=None)
-    limit = vm_bytes() + 256 * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    limit_address_space(256 * 1024 * 1024)
     for name, call in [
         ("value", lambda: db.value(above, nodes=None)),
         ("move_values", lambda: db.move_values(above, nodes=None)),

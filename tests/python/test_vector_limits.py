@@ -14,15 +14,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
+from address_limit import child_script
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc/self/status are Linux's"
 )
 
-CHILD = textwrap.dedent(
+CHILD = child_script(
     """
     import resource
     import sys
@@ -31,17 +31,10 @@ CHILD = textwrap.dedent(
 
     import ayo.vector
 
-    def vm_bytes() -> int:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmSize")
 
     num_envs = int(sys.argv[1])
     opponent = None if sys.argv[2] == "self" else sys.argv[2]
-    limit = vm_bytes() + 1024 * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    limit_address_space(1024 * 1024 * 1024)
     try:
         ayo.vector.AyoVectorEnv(num_envs, opponent=opponent)
     except MemoryError as e:

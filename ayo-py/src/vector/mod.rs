@@ -68,6 +68,19 @@ fn reset_one<G: EpisodeGame>(
         ep.seed(opts, s);
     }
     ep.reset(opts, seat);
+    write_start(opts, ep, rows, i, 0);
+}
+
+/// Writes game `i`'s rows for an episode that starts (or, restored, goes
+/// on) here: no news of a step, its view, seat, turn and status; the
+/// opponent's reply among its moves from `from` on.
+fn write_start<G: EpisodeGame>(
+    opts: &EpisodeOptions,
+    ep: &mut Episode<G>,
+    rows: &mut Rows<'_>,
+    i: usize,
+    from: usize,
+) {
     rows.reward[i] = 0.0;
     rows.terminated[i] = false;
     rows.truncated[i] = false;
@@ -76,7 +89,7 @@ fn reset_one<G: EpisodeGame>(
     rows.illegal[i] = -1;
     rows.reason[i] = -1;
     rows.seat[i] = ep.viewer(opts).index() as i8;
-    write_turn(opts, ep, rows, i, 0);
+    write_turn(opts, ep, rows, i, from);
     let legal = rows.write_obs(i, &ep.observe(opts));
     rows.status[i] = legal | if ep.is_done() { DONE } else { 0 };
 }
@@ -537,17 +550,8 @@ impl PyVecCore {
                 for (i, ((snapshot, moves), game)) in state.into_iter().zip(games).enumerate() {
                     let ep = &mut eps[i];
                     ep.restore(snapshot, game, moves);
-                    rows.reward[i] = 0.0;
-                    rows.terminated[i] = false;
-                    rows.truncated[i] = false;
-                    rows.ended[i] = false;
-                    rows.game_over[i] = false;
-                    rows.illegal[i] = -1;
-                    rows.reason[i] = -1;
-                    rows.seat[i] = ep.viewer(&opts).index() as i8;
-                    write_turn(&opts, ep, &mut rows, i, ep.moves().len());
-                    let legal = rows.write_obs(i, &ep.observe(&opts));
-                    rows.status[i] = legal | if ep.is_done() { DONE } else { 0 };
+                    let resumed = ep.moves().len();
+                    write_start(&opts, ep, &mut rows, i, resumed);
                 }
                 Ok(())
             })
