@@ -291,6 +291,13 @@ typedef enum ayo_result {
    */
   AYO_RESULT_NOT_PERFECT = 105,
   /**
+   * Memory ran out for a player's search: its transposition table or its
+   * tree could not be allocated (`ayo_player_last_error` says how many
+   * bytes, and what for). Nothing was searched; the player and the game
+   * are unchanged.
+   */
+  AYO_RESULT_PLAYER_OUT_OF_MEMORY = 106,
+  /**
    * These rules cannot be solved by endgame databases: they have a move
    * limit or a repetition rule (e.g. `ayo`, `olopon`, `oware`), whose
    * values depend on more than the board.

@@ -106,6 +106,14 @@ impl ayo_player {
     }
 }
 
+/// Allocates what `agent`'s next search in `game` needs (its tables):
+/// memory running out is `AYO_RESULT_PLAYER_OUT_OF_MEMORY`, never an abort.
+fn prepared(agent: &mut dyn Agent, game: &Game) -> Result<(), Fail> {
+    agent
+        .prepare(game.rules())
+        .map_err(|e| Fail::new(ayo_result::PlayerOutOfMemory, e.to_string()))
+}
+
 /// The kinds of computer player, for `ayo_player_new_kind`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -564,12 +572,14 @@ pub unsafe extern "C" fn ayo_player_choose(
             if g.legal_moves().is_empty() {
                 return Err(no_move(g));
             }
-            let mv = p.run(|agent| agent.choose(g))?.ok_or_else(|| {
-                Fail::new(
+            let mv = p
+                .run(|agent| prepared(agent, g).map(|()| agent.choose(g)))??
+                .ok_or_else(|| {
+                    Fail::new(
                     ayo_result::Panic,
                     "internal error (please report): the player chose no move in an ongoing game",
                 )
-            })?;
+                })?;
             // Checked non-NULL; valid by the caller's contract.
             out(relative_pit, mv.relative_pit());
             Ok(())
@@ -624,7 +634,7 @@ pub unsafe extern "C" fn ayo_player_analyze(
             if pv_capacity > 0 {
                 need(pv, "pv")?;
             }
-            let a = p.run(|agent| agent.analyze(g))?;
+            let a = p.run(|agent| prepared(agent, g).map(|()| agent.analyze(g)))??;
             let a = p.last_analysis.insert(a);
             // The caller's contract.
             write_analysis(a, analysis, pv, pv_capacity, pv_len)

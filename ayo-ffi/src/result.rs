@@ -80,6 +80,11 @@ pub enum ayo_result {
     /// The player is not a `perfect` player (`ayo_player_last_source` asks
     /// only those).
     NotPerfect = 105,
+    /// Memory ran out for a player's search: its transposition table or its
+    /// tree could not be allocated (`ayo_player_last_error` says how many
+    /// bytes, and what for). Nothing was searched; the player and the game
+    /// are unchanged.
+    PlayerOutOfMemory = 106,
     /// These rules cannot be solved by endgame databases: they have a move
     /// limit or a repetition rule (e.g. `ayo`, `olopon`, `oware`), whose
     /// values depend on more than the board.
@@ -106,7 +111,7 @@ pub enum ayo_result {
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 34] = [
+    pub(crate) const ALL: [ayo_result; 35] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -141,6 +146,7 @@ impl ayo_result {
         ayo_result::DatabaseDamaged,
         ayo_result::DatabaseIo,
         ayo_result::DatabaseOutOfMemory,
+        ayo_result::PlayerOutOfMemory,
     ];
 
     /// The code with number `code`, if there is one.
@@ -197,6 +203,7 @@ impl ayo_result {
             ayo_result::DatabaseOutOfMemory => {
                 "out of memory while building or loading the endgame databases"
             }
+            ayo_result::PlayerOutOfMemory => "out of memory for a player's search tables",
         }
     }
 }

@@ -15,7 +15,7 @@ use ayo_core::players::{self, Agent, Basis, Bound as SearchBound, Budget, Kind, 
 use ayo_core::{Game, Move};
 use ayo_solve::engine::Engine;
 use ayo_solve::perfect::Perfect;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{self, AyoError, Real, Text, Wide, U64};
@@ -254,7 +254,12 @@ impl PyPlayer {
         let agent = Arc::clone(&self.agent);
         py.detach(move || {
             let mut guard = agent.lock().map_err(|_| poisoned())?;
-            Ok(f(guard.agent_mut(), &game))
+            let agent = guard.agent_mut();
+            // Its tables first: memory running out is a MemoryError, never an abort.
+            agent
+                .prepare(game.rules())
+                .map_err(|e| PyMemoryError::new_err(e.to_string()))?;
+            Ok(f(agent, &game))
         })
     }
 }

@@ -52,7 +52,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use ayo_core::players::{Agent, Analysis, Basis, Budget, Level, MoveValue, Proof, Value};
+use ayo_core::players::{
+    Agent, Analysis, Basis, Budget, Level, MoveValue, OutOfMemory, Proof, Value,
+};
 use ayo_core::{Game, Move, Position, Rules, PITS};
 
 use crate::{solve_rules, Database, DbError, Solver};
@@ -474,5 +476,11 @@ impl Agent for Perfect {
             moves,
             nodes: self.solver.stats().nodes - nodes_before,
         }
+    }
+
+    /// The fallback's tables (the databases and the exact search allocate
+    /// fallibly as they go).
+    fn prepare(&mut self, rules: &Rules) -> Result<(), OutOfMemory> {
+        self.fallback.prepare(rules)
     }
 }

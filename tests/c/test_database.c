@@ -194,7 +194,7 @@ static void test_results(void) {
   }
   CHECK(strcmp(ayo_result_name(AYO_RESULT_DATABASE_DAMAGED), "AYO_RESULT_DATABASE_DAMAGED") == 0);
   CHECK(strcmp(ayo_result_name(AYO_RESULT_NOT_PERFECT), "AYO_RESULT_NOT_PERFECT") == 0);
-  CHECK(ayo_result_name(106) == NULL && ayo_result_name(109) == NULL && ayo_result_name(115) == NULL);
+  CHECK(ayo_result_name(107) == NULL && ayo_result_name(109) == NULL && ayo_result_name(115) == NULL);
 }
 
 /* Builds the databases to 8 seeds, opens them again, verifies them; returns

@@ -175,6 +175,62 @@ static void test_layer_gap(void) {
   ayo_rules_free(r);
 }
 
+/* The child of test_player_out_of_memory: a depth-7 alpha-beta player's
+ * table (2^22 entries, 64 MiB) cannot be had under a limit 16 MiB above what
+ * the process maps; the player and the game stay usable. */
+static int player_oom_child(void) {
+  ayo_rules *r = check_rules_of("oware");
+  ayo_game *g = NULL;
+  ayo_player *p = NULL;
+  uint8_t pit = 0;
+  char buf[512];
+  size_t n = 0;
+  struct rlimit lim;
+  rlim_t cur;
+  unsigned long long vm;
+  CHECK_RESULT(ayo_game_new(r, &g), AYO_RESULT_OK);
+  CHECK_RESULT(ayo_player_new_kind(AYO_PLAYER_KIND_ALPHA_BETA, AYO_BUDGET_KIND_DEPTH, 7, 1, &p),
+               AYO_RESULT_OK);
+  vm = vm_bytes();
+  if (vm == 0 || getrlimit(RLIMIT_AS, &lim) != 0) return 10;
+  cur = lim.rlim_cur;
+  lim.rlim_cur = (rlim_t)(vm + 16ull * 1024 * 1024);
+  if (setrlimit(RLIMIT_AS, &lim) != 0) return 11;
+  CHECK_RESULT(ayo_player_choose(p, g, &pit), AYO_RESULT_PLAYER_OUT_OF_MEMORY);
+  CHECK_RESULT(ayo_player_last_error(p, buf, sizeof buf, &n), AYO_RESULT_OK);
+  CHECK(strstr(buf, "out of memory: could not allocate 67108864 bytes") != NULL);
+  CHECK(strstr(buf, "transposition table") != NULL);
+  /* With the limit lifted the same player searches. */
+  lim.rlim_cur = cur;
+  if (setrlimit(RLIMIT_AS, &lim) != 0) return 12;
+  CHECK_RESULT(ayo_player_choose(p, g, &pit), AYO_RESULT_OK);
+  CHECK(pit >= 1 && pit <= 6);
+  ayo_player_free(p);
+  ayo_game_free(g);
+  ayo_rules_free(r);
+  fflush(stdout);
+  fflush(stderr);
+  return check_failed == 0 ? 0 : 1;
+}
+
+static void test_player_out_of_memory(void) {
+  int status = 0;
+  pid_t pid;
+  fflush(stdout);
+  fflush(stderr);
+  pid = fork();
+  if (pid < 0) {
+    perror("fork");
+    CHECK(0);
+    return;
+  }
+  if (pid == 0) _exit(player_oom_child());
+  CHECK(waitpid(pid, &status, 0) == pid);
+  if (WIFSIGNALED(status)) fprintf(stderr, "  (the child died of signal %d)\n", WTERMSIG(status));
+  CHECK(!WIFSIGNALED(status));
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(int argc, char **argv) {
   const char *tmp = getenv("TMPDIR");
   int no_rlimit = argc > 1 && strcmp(argv[1], "--no-rlimit") == 0;
@@ -184,7 +240,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   test_layer_gap();
-  if (!no_rlimit) test_out_of_memory();
+  if (!no_rlimit) {
+    test_out_of_memory();
+    test_player_out_of_memory();
+  }
   remove_dir(top);
   return check_report("c-db-limits");
 }

@@ -24,6 +24,7 @@
 _Static_assert(AYO_RESULT_UNKNOWN_LEVEL == 100, "stable result numbers");
 _Static_assert(AYO_RESULT_UNKNOWN_PLAYER_KIND == 101, "stable result numbers");
 _Static_assert(AYO_RESULT_BAD_BUDGET == 102, "stable result numbers");
+_Static_assert(AYO_RESULT_PLAYER_OUT_OF_MEMORY == 106, "stable result numbers");
 _Static_assert(AYO_RESULT_NO_ANALYSIS == 103, "stable result numbers");
 _Static_assert(AYO_RESULT_PLAYER_BROKEN == 104, "stable result numbers");
 _Static_assert(AYO_PLAYER_KIND_RANDOM == 0 && AYO_PLAYER_KIND_GREEDY == 1 && AYO_PLAYER_KIND_ALPHA_BETA == 2 &&
@@ -101,7 +102,7 @@ static int play_out(ayo_player *south, ayo_player *north, ayo_game *g, uint32_t 
 }
 
 static void test_results(void) {
-  const int codes[] = {100, 101, 102, 103, 104};
+  const int codes[] = {100, 101, 102, 103, 104, 106};
   size_t i;
   check_context = "results";
   for (i = 0; i < sizeof codes / sizeof codes[0]; i++) {
@@ -113,7 +114,7 @@ static void test_results(void) {
   }
   CHECK(strcmp(ayo_result_name(AYO_RESULT_UNKNOWN_LEVEL), "AYO_RESULT_UNKNOWN_LEVEL") == 0);
   CHECK(strcmp(ayo_result_name(AYO_RESULT_PLAYER_BROKEN), "AYO_RESULT_PLAYER_BROKEN") == 0);
-  CHECK(ayo_result_name(106) == NULL && ayo_result_name(199) == NULL);
+  CHECK(ayo_result_name(107) == NULL && ayo_result_name(199) == NULL);
 }
 
 static int name_starts(const ayo_player *p, const char *prefix, char *name, size_t len) {

@@ -35,7 +35,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::eval::{evaluate, Weights};
-use super::{Agent, Analysis, Basis, Budget, MoveValue, Rng, Value};
+use super::{try_room, Agent, Analysis, Basis, Budget, MoveValue, OutOfMemory, Rng, Value};
 use crate::{EndReason, Feeding, Game, Move, Position, Repetition, Rules};
 
 const INF: i32 = i32::MAX / 2;
@@ -162,6 +162,14 @@ impl AlphaBeta {
         self.budget
     }
 
+    /// Entries of the transposition table a search uses.
+    fn table_size(&self) -> usize {
+        match self.table_bits() {
+            0 => 0,
+            bits => 1usize << bits,
+        }
+    }
+
     fn table_bits(&self) -> u32 {
         self.tt_bits.unwrap_or(match self.budget {
             Budget::Depth(d) => (8 + 2 * d).min(22),
@@ -184,13 +192,16 @@ impl AlphaBeta {
             Budget::Nodes(n) => (MAX_DEPTH, n, None),
             Budget::Time(t) => (MAX_DEPTH, u64::MAX, Some(start + t)),
         };
-        let bits = self.table_bits();
-        let size = if bits == 0 { 0 } else { 1usize << bits };
+        let size = self.table_size();
         // A new generation makes every stored entry count as empty, exactly as
-        // a cleared table; the table is really cleared when the counter wraps.
+        // a cleared table; the table is really cleared when the counter wraps
+        // (in place: `prepare` made it, and a search allocates nothing big).
         self.generation = self.generation.wrapping_add(1);
-        if self.table.len() != size || self.generation == 0 {
+        if self.table.len() != size {
             self.table = vec![Entry::default(); size];
+            self.generation = 1;
+        } else if self.generation == 0 {
+            self.table.fill(Entry::default());
             self.generation = 1;
         }
         let mut s = Search {
@@ -527,6 +538,21 @@ impl Agent for AlphaBeta {
     /// search's own (proven only when its search was complete).
     fn analyze(&mut self, game: &Game) -> Analysis {
         self.search(game, true)
+    }
+
+    /// The transposition table, allocated once for the budget.
+    fn prepare(&mut self, _rules: &Rules) -> Result<(), OutOfMemory> {
+        let size = self.table_size();
+        if self.table.len() != size {
+            try_room(
+                &mut self.table,
+                size,
+                "an alpha-beta player's transposition table",
+            )?;
+            self.table.resize(size, Entry::default());
+            self.generation = 0;
+        }
+        Ok(())
     }
 }
 

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Agent, Analysis, Budget, Kind};
+use super::{Agent, Analysis, Budget, Kind, OutOfMemory};
 use crate::{Capture, Game, Move, Rules};
 
 /// A playing level: `1`..=`8` or `max`. The standard table ([`Level::spec`]):
@@ -188,6 +188,10 @@ impl Agent for LevelPlayer {
 
     fn analyze(&mut self, game: &Game) -> Analysis {
         self.agent(game.rules()).analyze(game)
+    }
+
+    fn prepare(&mut self, rules: &Rules) -> Result<(), OutOfMemory> {
+        self.agent(rules).prepare(rules)
     }
 }
 

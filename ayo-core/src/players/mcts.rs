@@ -22,7 +22,7 @@ use std::time::Instant;
 use rand::{Rng as _, SeedableRng};
 
 use super::eval::{evaluate, Weights};
-use super::{Agent, Analysis, Basis, Budget, MoveValue, Proof, Rng, Value};
+use super::{try_room, Agent, Analysis, Basis, Budget, MoveValue, OutOfMemory, Proof, Rng, Value};
 use crate::playout::random_playout;
 use crate::{EndReason, Feeding, Game, Move, Player, Position, Repetition, Rules};
 
@@ -427,5 +427,22 @@ impl Agent for Mcts {
 
     fn analyze(&mut self, game: &Game) -> Analysis {
         self.run(game)
+    }
+
+    /// Room for the largest tree the budget can grow (each simulation
+    /// expands at most one leaf, into at most six children), so that the
+    /// search never reallocates it.
+    fn prepare(&mut self, _rules: &Rules) -> Result<(), OutOfMemory> {
+        let simulations = match self.budget {
+            Budget::Depth(d) => u64::from(d.max(1)) * 1000,
+            Budget::Nodes(n) => n.max(1),
+            Budget::Time(_) => MAX_NODES as u64,
+        };
+        let most =
+            (simulations.saturating_mul(6).saturating_add(7)).min(MAX_NODES as u64 + 7) as usize;
+        if self.tree.capacity() < most {
+            try_room(&mut self.tree, most, "a Monte Carlo player's tree")?;
+        }
+        Ok(())
     }
 }

@@ -35,7 +35,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Game, Move, Outcome, Player};
+use crate::{Game, Move, Outcome, Player, Rules};
 
 pub mod alphabeta;
 mod basis;
@@ -218,6 +218,37 @@ pub trait Agent: Send {
     /// analysis gives every root move a full window, so under a node or time
     /// budget it may complete fewer plies than `choose` and differ from it.
     fn analyze(&mut self, game: &Game) -> Analysis;
+    /// Allocates what the next search in a game of `rules` needs (a
+    /// transposition table, a tree), so that memory running out is this
+    /// error, before the search, and never an abort during it. The bindings
+    /// call it before every search; players that need little allocate nothing.
+    fn prepare(&mut self, rules: &Rules) -> Result<(), OutOfMemory> {
+        let _ = rules;
+        Ok(())
+    }
+}
+
+/// Memory for a player's search could not be had: how many bytes, and what for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("out of memory: could not allocate {bytes} bytes ({} MiB) for {what}", bytes.div_ceil(1 << 20))]
+pub struct OutOfMemory {
+    /// The bytes asked for.
+    pub bytes: u64,
+    /// What they were for.
+    pub what: &'static str,
+}
+
+/// `v` emptied and given room for exactly `len` items, or [`OutOfMemory`].
+pub(crate) fn try_room<T>(
+    v: &mut Vec<T>,
+    len: usize,
+    what: &'static str,
+) -> Result<(), OutOfMemory> {
+    v.clear();
+    v.try_reserve_exact(len).map_err(|_| OutOfMemory {
+        bytes: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        what,
+    })
 }
 
 /// The kinds of player.
