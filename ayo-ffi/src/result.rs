@@ -141,12 +141,12 @@ impl ayo_result {
         ayo_result::NoAnalysis,
         ayo_result::PlayerBroken,
         ayo_result::NotPerfect,
+        ayo_result::PlayerOutOfMemory,
         ayo_result::DatabaseUnsupportedRules,
         ayo_result::DatabaseMissing,
         ayo_result::DatabaseDamaged,
         ayo_result::DatabaseIo,
         ayo_result::DatabaseOutOfMemory,
-        ayo_result::PlayerOutOfMemory,
     ];
 
     /// The code with number `code`, if there is one.
