@@ -1,9 +1,12 @@
-/* The check counters shared by the C tests of the ayo C API. */
+/* The check counters and helpers shared by the C tests of the ayo C API. */
+#define _POSIX_C_SOURCE 200809L /* opendir, unlink, rmdir */
 #include "check.h"
 
 #include "ayo.h"
 
+#include <dirent.h>
 #include <string.h>
+#include <unistd.h>
 
 long check_passed = 0;
 long check_failed = 0;
@@ -65,4 +68,19 @@ int check_database_error_contains(const char *needle) {
   size_t n;
   if (ayo_database_last_error(buf, sizeof buf, &n) != AYO_RESULT_OK) return 0;
   return contains(buf, needle);
+}
+
+/* Removes every file of `dir`, then `dir`. */
+void check_remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char path[512];
+  if (!d) return;
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (unlink(path) != 0) check_remove_dir(path);
+  }
+  closedir(d);
+  rmdir(dir);
 }

@@ -30,6 +30,8 @@ int check_rules_error_contains(const struct ayo_rules *r, const char *needle);
 /* Whether this thread's last database error (ayo_database_last_error)
  * contains `needle` (prints it when not). */
 int check_database_error_contains(const char *needle);
+/* Removes every file of `dir` (and its folders), then `dir`. */
+void check_remove_dir(const char *dir);
 
 /* Prints "<name>: N passed, M failed" and returns the process exit code. */
 int check_report(const char *name);

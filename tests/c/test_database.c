@@ -116,21 +116,6 @@ static int flip_byte(const char *path, long offset) {
   return fclose(f) == 0 && ok;
 }
 
-/* Removes every file of `dir`, then `dir`. */
-static void remove_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  char path[512];
-  if (!d) return;
-  while ((e = readdir(d)) != NULL) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    if (unlink(path) != 0) remove_dir(path);
-  }
-  closedir(d);
-  rmdir(dir);
-}
-
 static int analyze(ayo_player *p, const ayo_game *g, ayo_analysis *a) {
   uint8_t pv[64];
   size_t pv_len = 0;
@@ -710,6 +695,6 @@ int main(int argc, char **argv) {
   }
   test_damaged_files();
   ayo_database_free(db);
-  remove_dir(top);
+  check_remove_dir(top);
   return check_report("c-database");
 }

@@ -54,21 +54,6 @@ static int count_files(const char *dir, const char *suffix) {
   return found;
 }
 
-/* Removes every file of `dir`, then `dir`. */
-static void remove_dir(const char *dir) {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  char path[512];
-  if (!d) return;
-  while ((e = readdir(d)) != NULL) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    if (unlink(path) != 0) remove_dir(path);
-  }
-  closedir(d);
-  rmdir(dir);
-}
-
 /* The bytes of address space this process maps (VmSize), or 0. */
 static unsigned long long vm_bytes(void) {
   FILE *f = fopen("/proc/self/status", "r");
@@ -244,6 +229,6 @@ int main(int argc, char **argv) {
     test_out_of_memory();
     test_player_out_of_memory();
   }
-  remove_dir(top);
+  check_remove_dir(top);
   return check_report("c-db-limits");
 }

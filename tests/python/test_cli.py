@@ -9,13 +9,12 @@ against the engine (ayo.Game, ayo.ai), not against fixed text.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import ayo_command as run
 
 from ayo import Game, Rules
 from ayo.ai import Player
@@ -28,22 +27,6 @@ from ayo.cli.scoreboard import UNRECORDED_RULES, Scoreboard
 from ayo.display import frames
 
 START = "4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"
-
-
-def run(
-    args: list[str], tmp_path: Path, stdin: str = "", extra_env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, AYO_DATA_DIR=str(tmp_path / "data"), NO_COLOR="1")
-    env.update(extra_env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "ayo.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
 
 
 def cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

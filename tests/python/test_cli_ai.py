@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_run import ayo_command as ayo_cli
 
 import ayo
 from ayo import Database, Game
@@ -146,19 +144,6 @@ def test_a_win_beside_unfinished_searches_is_a_proven_lower_bound() -> None:
 
 
 START = "ayoayo 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"
-
-
-def ayo_cli(args: list[str], home: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, AYO_DATA_DIR=str(home / "data"), NO_COLOR="1")
-    return subprocess.run(
-        [sys.executable, "-m", "ayo.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_the_opening_searched_to_a_depth_is_not_called_exact(tmp_path: Path) -> None:

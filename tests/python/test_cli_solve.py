@@ -8,12 +8,11 @@ of at most 8 seeds. Expectations come from ayo.Database, not fixed text.
 from __future__ import annotations
 
 import math
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import ayo_command as run
 
 from ayo import Database, Game
 from ayo.cli import main
@@ -22,23 +21,6 @@ WON = "ayoayo 0,0,0,0,1,0/2,0,0,0,0,0 23-22 s 0 0"
 # North to move, 8 seeds: several moves with different values.
 MIXED = "ayoayo 0,1,0,2,1,0/2,0,1,0,0,1 20-20 n 0 0"
 HINT = "ayo solve build --rules ayoayo --max-seeds 20"
-
-
-def run(
-    args: list[str], tmp_path: Path, stdin: str = "", extra_env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, AYO_DATA_DIR=str(tmp_path / "data"), NO_COLOR="1")
-    env.pop("AYO_DB_DIR", None)
-    env.update(extra_env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "ayo.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
 
 
 def no_traceback(proc: subprocess.CompletedProcess[str]) -> None:
