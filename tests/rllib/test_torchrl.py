@@ -5,7 +5,8 @@ draws one more random action from the action spec. With a mask (torchrl's
 ActionMask, or the PettingZoo wrapper's) that spec holds the mask of the last
 observation; when the rollout has ended the game, that mask is all zeros (no
 legal move is left) and torch.multinomial refuses it. The masked checks below
-pass for every seed, or fail in exactly that way with the game over.
+pass for every seed, or fail in exactly that way with the game over; the
+final mask stays empty on purpose (docs/environments.md, TorchRL).
 """
 
 from __future__ import annotations
@@ -62,7 +63,9 @@ def passes_or_ends_the_game(
     if failure is None:
         return True
     assert "invalid multinomial distribution" in str(failure)
-    assert game_of(env).is_over
+    game = game_of(env)
+    assert game.is_over
+    assert game.legal_moves() == []
     return False
 
 
