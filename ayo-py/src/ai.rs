@@ -15,7 +15,7 @@ use ayo_core::players::{self, Agent, Basis, Bound as SearchBound, Budget, Kind, 
 use ayo_core::{Game, Move};
 use ayo_solve::engine::Engine;
 use ayo_solve::perfect::Perfect;
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 
 use crate::errors::{self, AyoError, Real, Text, Wide, U64};
@@ -196,7 +196,7 @@ pub(crate) struct PyPlayer {
 /// that a search may look past it).
 fn game_of(obj: &Bound<'_, PyAny>) -> PyResult<(Game, bool)> {
     let py = obj.py();
-    let bad = |_| PyValueError::new_err("expected an ayo.Game");
+    let bad = |_| AyoError::new_err("expected an ayo.Game");
     let text: String = obj
         .call_method0("record")
         .and_then(|r| r.extract())
@@ -215,13 +215,13 @@ fn level_from(obj: &Bound<'_, PyAny>) -> PyResult<Level> {
     } else if let Ok(s) = obj.extract::<String>() {
         s
     } else {
-        return Err(PyValueError::new_err("a level is 1 to 8 or \"max\""));
+        return Err(AyoError::new_err("a level is 1 to 8 or \"max\""));
     };
     let text = text.trim();
     if text.eq_ignore_ascii_case("perfect") {
-        return Err(PyValueError::new_err(PERFECT_NEEDS_DB));
+        return Err(AyoError::new_err(PERFECT_NEEDS_DB));
     }
-    Level::from_str(text).map_err(PyValueError::new_err)
+    Level::from_str(text).map_err(AyoError::new_err)
 }
 
 /// The error of a player whose lock was poisoned (a panic during an earlier search).
@@ -247,7 +247,7 @@ impl PyPlayer {
     ) -> PyResult<T> {
         let (game, truncated) = game_of(game)?;
         if truncated && !allow_truncated {
-            return Err(PyValueError::new_err(
+            return Err(AyoError::new_err(
                 "the game is over (stopped at its ply cap): no move to choose",
             ));
         }
@@ -274,7 +274,7 @@ impl PyPlayer {
         let seed: u64 = seed.get("seed", U64)?;
         let level = match level {
             Some(obj) => level_from(obj)?,
-            None => Level::new(4).ok_or_else(|| PyValueError::new_err("no level 4"))?,
+            None => Level::new(4).ok_or_else(|| AyoError::new_err("no level 4"))?,
         };
         let (kind, budget) = level.spec();
         Ok(PyPlayer {
@@ -304,7 +304,7 @@ impl PyPlayer {
         seed: Wide,
     ) -> PyResult<Self> {
         let seed: u64 = seed.get("seed", U64)?;
-        let kind = Kind::from_str(&kind.0).map_err(PyValueError::new_err)?;
+        let kind = Kind::from_str(&kind.0).map_err(AyoError::new_err)?;
         let budget = budget_of(depth, nodes, time, Budget::Depth(4))?;
         let agent = players::new_player(kind, budget, seed);
         let name = agent.name();
@@ -451,12 +451,12 @@ impl PyPlayer {
     }
 
     /// The move to play in `game`'s current position: an action 0..5
-    /// relative to the player to move. Raises ValueError when the game is
+    /// relative to the player to move. Raises AyoError when the game is
     /// over or stopped at its ply cap.
     fn choose(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<u8> {
         let mv = self.run(py, game, false, |agent, g| agent.choose(g))?;
         mv.map(Move::action)
-            .ok_or_else(|| PyValueError::new_err("the game is over: no move to choose"))
+            .ok_or_else(|| AyoError::new_err("the game is over: no move to choose"))
     }
 
     /// The analysis of `game`'s current position: best move, value with its

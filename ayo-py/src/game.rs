@@ -7,7 +7,7 @@ use ayo_core::{
     record, EndReason, Game, IllegalMove, Move, Outcome, Player, Position, Rules, Setup, Status,
 };
 use numpy::PyArray1;
-use pyo3::exceptions::{PyOverflowError, PyValueError};
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyDict, PyList, PyType};
@@ -640,7 +640,7 @@ impl PyGame {
         let t = self.trace_of(py, &action)?;
         let out = PyList::empty(py);
         for ev in &t.events {
-            let v = serde_json::to_value(ev).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let v = serde_json::to_value(ev).map_err(|e| AyoError::new_err(e.to_string()))?;
             out.append(json_to_py(py, &v)?)?;
         }
         Ok(out)

@@ -16,7 +16,6 @@ use std::time::Instant;
 use ayo_core::{record, Position, Rules};
 use ayo_solve::threads::run_on_threads;
 use ayo_solve::{solve_rules, Database, DbError, LayerReport, Solver, VerifyReport};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -199,9 +198,7 @@ impl PyDatabase {
         } else {
             obj.call_method0("position_record")
                 .and_then(|r| r.extract())
-                .map_err(|_| {
-                    PyValueError::new_err("expected an ayo.Game or a position record (str)")
-                })?
+                .map_err(|_| AyoError::new_err("expected an ayo.Game or a position record (str)"))?
         };
         let (rules, pos) = if text.split_ascii_whitespace().count() == 5 {
             let prefix = self.db.key();

@@ -42,6 +42,20 @@ def test_levels_and_their_players() -> None:
     assert Player.from_kind("greedy").budget == "depth=4"  # the default, unused by greedy
 
 
+@pytest.mark.parametrize("bad", ["zz", 0, 9, -1, 3.5, None])
+def test_a_bad_level_is_an_ayo_error(bad: object) -> None:
+    with pytest.raises(ayo.AyoError, match="level"):
+        Player.describe_level(bad)  # type: ignore[arg-type]
+    if bad is not None:  # Player(None) is level 4
+        with pytest.raises(ayo.AyoError, match="level"):
+            Player(bad)  # type: ignore[arg-type]
+
+
+def test_level_perfect_needs_a_database() -> None:
+    with pytest.raises(ayo.AyoError, match=r"Database\.open"):
+        Player("perfect")
+
+
 @pytest.mark.parametrize("rules", ["ayoayo", "ayo", "olopon", "oware"])
 def test_same_seed_same_games(rules: str) -> None:
     def pair() -> tuple[Player, Player]:
@@ -86,7 +100,7 @@ def test_analysis_of_a_finished_game() -> None:
     a = Player(2).analyze(game)
     assert a.best is None
     assert a.moves == []
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(ayo.AyoError, match="over"):
         Player(2).choose(game)
 
 
@@ -96,7 +110,7 @@ def test_a_game_stopped_at_its_ply_cap_has_no_move_to_choose() -> None:
     game.ply_cap = 1
     assert game.status == "truncated"
     for level in (1, 2, 4):
-        with pytest.raises(ValueError, match="ply cap"):
+        with pytest.raises(ayo.AyoError, match="ply cap"):
             Player(level).choose(game)
     # The analysis looks past the cap: the position still has moves.
     a = Player(4).analyze(game)
@@ -227,18 +241,18 @@ def test_the_perfect_hint_at_the_opening_says_it_fell_back(
     assert fell_back in proc.stdout
 
 
-def test_bad_players_are_value_errors() -> None:
-    with pytest.raises(ValueError, match="not a level"):
+def test_bad_players_are_ayo_errors() -> None:
+    with pytest.raises(ayo.AyoError, match="not a level"):
         Player(9)
-    with pytest.raises(ValueError, match="not a level"):
+    with pytest.raises(ayo.AyoError, match="not a level"):
         Player("strong")
-    with pytest.raises(ValueError, match="not a kind"):
+    with pytest.raises(ayo.AyoError, match="not a kind"):
         Player.from_kind("minimax")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="at most one"):
+    with pytest.raises(ayo.AyoError, match="at most one"):
         Player.from_kind("alphabeta", depth=3, nodes=100)
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ayo.AyoError, match="at least 1"):
         Player.from_kind("mcts", nodes=0)
-    with pytest.raises(ValueError, match=r"an ayo\.Game"):
+    with pytest.raises(ayo.AyoError, match=r"an ayo\.Game"):
         Player(2).choose("oware")  # type: ignore[arg-type]
 
 
