@@ -216,6 +216,16 @@ class Game:
 
 def perft(rules: Rules | str, depth: int, position: str | None = None) -> int: ...
 
+#: The environment variable that forces a CPU kernel: ``scalar``, ``avx2``
+#: or ``avx512`` (importing ``ayo`` raises ``AyoError`` when the CPU lacks it).
+KERNEL_ENV: Final[str]
+
+def kernel() -> str:
+    """The CPU kernel the hot loops run: "scalar", "avx2" or "avx512"."""
+
+def kernels() -> list[str]:
+    """The kernels this CPU can run, ascending ("scalar" first)."""
+
 # Computer players (ayo-py/src/ai.rs, re-exported by ayo.ai).
 
 @final
