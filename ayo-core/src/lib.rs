@@ -63,6 +63,7 @@ pub mod trace;
 
 pub mod episode;
 pub mod kernel;
+pub mod lanes;
 pub mod players;
 pub mod threads;
 
