@@ -1,26 +1,25 @@
 //! Runtime CPU dispatch: the instruction set the hot loops are compiled for.
 //!
-//! One portable build carries each hot loop (random playouts, the batch
-//! step, the lane sowing of [`crate::lanes`], and any caller's loop over
-//! [`crate::Position::children`]) three times: for the x86-64 baseline
-//! ([`Kernel::SCALAR`]), for x86-64-v3 (AVX2, BMI1/2, FMA, LZCNT, MOVBE:
-//! [`Kernel::AVX2`]) and for x86-64-v4 (AVX-512 F/BW/CD/DQ/VL on top:
-//! [`Kernel::AVX512`]). [`Kernel::run`] is the one switch: it runs a
-//! [`Loop`] through a function compiled with the kernel's target features;
-//! the loop's `run` is inlined there (`#[inline(always)]`), so the loop and
-//! everything it inlines are compiled for them (a function it calls out of
-//! line keeps the baseline). The kernel is chosen once a loop, not once a
-//! move. (A closure would not do: its body is one function shared by the
-//! three kernels, compiled for the baseline.)
+//! One portable build carries each dispatched loop (random playouts, the
+//! lane engine of [`crate::lanes`], and [`crate::each_children`], a
+//! caller's loop over many positions' children) three times: for the x86-64
+//! baseline ([`Kernel::SCALAR`], `scalar`), for x86-64-v3 (AVX2, BMI1/2, FMA,
+//! LZCNT, MOVBE: `avx2`) and for x86-64-v4 (AVX-512 F/BW/CD/DQ/VL on top:
+//! `avx512`). [`Kernel::run`] is the one switch: it runs a [`Loop`] through a
+//! function compiled with the kernel's target features; the loop's `run` is
+//! inlined there (`#[inline(always)]`), so the loop and everything it inlines
+//! are compiled for them (a function it calls out of line keeps the
+//! baseline, and so does a closure it calls from the three copies unless the
+//! closure is marked `#[inline(always)]`). The kernel is chosen once a loop,
+//! not once a move.
 //!
 //! [`active`] is the kernel every loop uses unless told otherwise: the best
 //! the CPU has, or the one named by the environment variable
 //! [`KERNEL_ENV`] (`AYO_KERNEL=scalar|avx2|avx512`), read once. Naming a
 //! kernel the CPU lacks, or an unknown one, is refused: [`configured`]
-//! returns the error (the Python module raises it on import, the C ABI's
-//! `ayo_kernel` returns it), and [`active`] then runs the scalar kernel.
-//! A [`Kernel`] value exists only for instruction sets the CPU has, which is
-//! what makes [`Kernel::run`] safe.
+//! returns the error (the Python module raises it on import), and [`active`]
+//! then runs the scalar kernel. A [`Kernel`] value exists only for
+//! instruction sets the CPU has, which is what makes [`Kernel::run`] safe.
 //!
 //! (The `multiversion` crate dispatches a function on its own; here the
 //! kernel must also be forced by a setting and every kernel run side by side

@@ -17,7 +17,7 @@
 //!
 //! What it cannot decide it leaves to the one scalar rules implementation
 //! (`sow.rs`): collect-on-4 families, and relay moves still going after
-//! [`crate::sow::CHECK_FROM`] laps (where endless relays are detected). The
+//! 16 laps (where the scalar path starts looking for endless relays). The
 //! property tests check it lane by lane against [`Position::try_play_unchecked`]
 //! for every rule family.
 

@@ -1,10 +1,9 @@
 //! Every CPU kernel this machine has (`ayo_core::kernel`; the scalar one
-//! everywhere) plays exactly as the scalar kernel: random playouts, legal
-//! moves and children, and the batch step.
+//! everywhere) plays exactly as the scalar kernel: random playouts and
+//! children (the lane engine's kernels: tests/lanes.rs).
 
-use ayo_core::episode::{step_batch_on, Checked, Episode, EpisodeOptions, Step};
 use ayo_core::kernel::{self, Kernel};
-use ayo_core::{each_children, playout, LeanGame, Position, Rules};
+use ayo_core::{each_children, playout, Position, Rules};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -34,41 +33,6 @@ fn random_positions(rules: &Rules, seed: u64) -> Vec<Position> {
         out.push(pos);
     }
     out
-}
-
-/// One step of a batch: the game, the position after it, and what it did.
-type Logged = (usize, Position, Step);
-
-/// `games` episodes stepped together `steps` times by `kernel`, each with a
-/// random legal action drawn from `seed`.
-fn batch_log(kernel: Kernel, opts: &EpisodeOptions, seed: u64, games: usize) -> Vec<Logged> {
-    let mut episodes: Vec<Episode<LeanGame>> = (0..games as u64)
-        .map(|i| Episode::new(opts, seed.wrapping_add(i)))
-        .collect();
-    for ep in &mut episodes {
-        ep.reset(opts, None);
-    }
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut log = Vec::new();
-    for _ in 0..60 {
-        let actions: Vec<Checked> = episodes
-            .iter_mut()
-            .map(|ep| {
-                let legal = ep.observe(opts).legal;
-                let k = rng.random_range(0..legal.count_ones().max(1)) as usize;
-                let a = (0..6u8).filter(|a| legal & (1 << a) != 0).nth(k);
-                a.map_or(Checked::Penalized(0), Checked::Legal)
-            })
-            .collect();
-        step_batch_on(
-            kernel,
-            opts,
-            &mut episodes,
-            |i| actions[i],
-            |i, ep, step, _| log.push((i, *ep.game().position(), *step)),
-        );
-    }
-    log
 }
 
 #[test]
@@ -101,16 +65,6 @@ proptest! {
             each_children(k, &rules, positions.iter().copied(), |p, c| seen.push((*p, c.clone())));
             let want: Vec<_> = positions.iter().map(|p| (*p, p.children(&rules))).collect();
             prop_assert_eq!(&seen, &want, "kernel {}", k);
-        }
-    }
-
-    #[test]
-    fn every_kernel_steps_the_same_batch(rules in any_rules(), seed in any::<u64>()) {
-        let mut opts = EpisodeOptions::new(rules);
-        opts.max_steps = Some(40);
-        let scalar = batch_log(Kernel::SCALAR, &opts, seed, 24);
-        for k in Kernel::available() {
-            prop_assert_eq!(&batch_log(k, &opts, seed, 24), &scalar, "kernel {}", k);
         }
     }
 }

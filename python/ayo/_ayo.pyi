@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "KERNEL_ENV",
     "MAX_THREADS",
     "NUM_ACTIONS",
     "PARAM_NAMES",
@@ -32,6 +33,8 @@ __all__ = [
     "VecEpisodeOverError",
     "VerifyReport",
     "__version__",
+    "kernel",
+    "kernels",
     "perft",
     "thread_count",
 ]

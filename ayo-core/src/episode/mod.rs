@@ -38,7 +38,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-pub use batch::{step_batch, step_batch_on};
+pub use batch::step_batch;
 pub use game::EpisodeGame;
 pub use options::{
     Autoreset, EpisodeOptions, IllegalAction, Opponent, OptionsError, Perspective, Reward,
