@@ -18,8 +18,9 @@
 //! [`KERNEL_ENV`] (`AYO_KERNEL=scalar|avx2|avx512`), read once. Naming a
 //! kernel the CPU lacks, or an unknown one, is refused: [`configured`]
 //! returns the error (the Python module raises it on import, the C ABI's
-//! `ayo_kernel` returns NULL), and [`active`] then runs the scalar kernel. A [`Kernel`] value exists only for
-//! instruction sets the CPU has, which is what makes [`Kernel::run`] safe.
+//! `ayo_kernel` returns NULL), and [`active`] then runs the scalar kernel.
+//! A [`Kernel`] value exists only for instruction sets the CPU has, which is
+//! what makes [`Kernel::run`] safe.
 //!
 //! (The `multiversion` crate dispatches a function on its own; here the
 //! kernel must also be forced by a setting and every kernel run side by side
