@@ -100,3 +100,27 @@ fn every_preset_is_sown_in_lanes_but_collect_on_4() {
         assert_eq!(lanes::sows_in_lanes(&rules), !collects, "{preset:?}");
     }
 }
+
+#[test]
+fn relays_past_the_lane_laps_and_endless_relays_go_to_the_scalar_path() {
+    // Moves of 18, 18 and 17 laps (the lanes stop at 16 and the scalar path
+    // finishes them), and the endless relay of docs/rules.md (North's pit 7),
+    // in one block with ordinary moves.
+    let records = [
+        ("ayoayo 2,3,0,7,0,5/8,4,0,4,8,7 0-0 s 0 0", 3),
+        ("ayoayo 6,1,5,2,2,1/3,7,7,6,1,7 0-0 s 0 0", 5),
+        ("ayoayo 3,8,0,1,7,3/3,5,0,5,7,6 0-0 s 0 0", 1),
+        ("ayoayo 0,6,1,0,1,0/1,2,0,1,2,1 20-13 n 0 0", 7),
+    ];
+    let mut moves = Vec::new();
+    let mut long = Vec::new();
+    for (record, pit) in records {
+        let (rules, pos) = ayo_core::record::parse_position(record).unwrap();
+        let mv = Move::new(pit).unwrap();
+        let laps = ayo_core::trace::sow_seed_by_seed(&rules, &pos, mv).map(|(t, _)| t.laps);
+        long.push(laps);
+        moves.extend(moves_of(&pos));
+    }
+    assert_eq!(long, [Some(18), Some(18), Some(17), None]);
+    check(&ayo_core::Preset::Ayoayo.rules(), &moves).unwrap();
+}
