@@ -591,6 +591,7 @@ def conditions() -> dict[str, Any]:
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "cpu": cpu,
+        "kernel": f"{ayo.kernel()} (of {', '.join(ayo.kernels())}; {ayo.KERNEL_ENV} forces one)",
         "cores": os.cpu_count(),
         "load average at start": f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
         "python": platform.python_version(),

@@ -908,6 +908,18 @@ extern "C" {
 const char *ayo_version(void);
 
 /**
+ * The CPU kernel the hot loops run: `"scalar"`, `"avx2"` or `"avx512"` (the
+ * best this CPU has, or the one the environment variable `AYO_KERNEL`
+ * names, read once), or NULL when `AYO_KERNEL` names a kernel this CPU
+ * lacks or an unknown one (the hot loops then run the scalar kernel).
+ *
+ * Ownership: the string is static; do not free it.
+ *
+ * Thread safety: may be called from any thread at any time.
+ */
+const char *ayo_kernel(void);
+
+/**
  * Writes the detail of the last failed `ayo_database_open`,
  * `ayo_database_open_up_to`, `ayo_database_build` or `ayo_database_verify`
  * called on this thread (which file, and what is wrong with it) into `buf`;

@@ -3,12 +3,16 @@
 //!
 //! Run: `cargo bench -p ayo-core --bench engine`. Each throughput line is in
 //! moves (or perft leaves) per second; criterion reports the median estimate.
+//! The first lines name the CPU and the kernel the loops run (`AYO_KERNEL`
+//! forces one: see `ayo_core::kernel`).
 
 #![allow(missing_docs)] // criterion_group! generates undocumented functions.
 
+use std::cell::Cell;
 use std::hint::black_box;
 
-use ayo_core::{playout, trace, LeanGame, Position, Preset, Rules};
+use ayo_core::episode::{step_batch, Checked, Episode, EpisodeOptions};
+use ayo_core::{kernel, playout, trace, LeanGame, Position, Preset, Rules};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -39,6 +43,24 @@ fn children_game(rules: &Rules, rng: &mut Xoshiro256PlusPlus) -> u64 {
         }
         pos = ch[rng.random_range(0..ch.len())].1;
         n += 1;
+    }
+}
+
+/// Not timed: the machine and the kernel, for the figures that follow.
+fn machine(_: &mut Criterion) {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    println!("cpu: {cpu}");
+    match kernel::configured() {
+        Ok(k) => println!("kernel: {k} ({})", k.features()),
+        Err(e) => println!("kernel: scalar ({e})"),
     }
 }
 
@@ -181,5 +203,51 @@ fn lean_batch(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, laps, playouts, perft, copy, lean_batch);
+/// The batch step of `ayo.vector` without its rows ([`step_batch`]): 1,024
+/// episodes against the random opponent, each stepped with the first legal
+/// action (autoreset on the step after an end).
+fn episode_batch(c: &mut Criterion) {
+    const N: usize = 1024;
+    const STEPS: usize = 100;
+    let mut g = c.benchmark_group("episode_batch_1024");
+    g.sample_size(20);
+    g.throughput(Throughput::Elements((N * STEPS) as u64));
+    for preset in [Preset::Oware, Preset::Ayoayo] {
+        let opts = EpisodeOptions::new(preset.rules());
+        let mut episodes: Vec<Episode<LeanGame>> =
+            (0..N as u64).map(|s| Episode::new(&opts, s)).collect();
+        for ep in &mut episodes {
+            ep.reset(&opts, None);
+        }
+        let mut legal: Vec<u8> = episodes
+            .iter_mut()
+            .map(|ep| ep.observe(&opts).legal)
+            .collect();
+        g.bench_function(preset.name(), |b| {
+            b.iter(|| {
+                let legal = Cell::from_mut(&mut legal[..]).as_slice_of_cells();
+                for _ in 0..STEPS {
+                    step_batch(
+                        &opts,
+                        &mut episodes,
+                        |i| Checked::Legal(legal[i].get().trailing_zeros().min(5) as u8),
+                        |i, ep, _, _| legal[i].set(ep.observe(&opts).legal),
+                    );
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    machine,
+    laps,
+    playouts,
+    perft,
+    copy,
+    lean_batch,
+    episode_batch
+);
 criterion_main!(benches);

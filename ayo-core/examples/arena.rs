@@ -164,7 +164,7 @@ fn play_one(
             break;
         }
     }
-    let a_seat = if i % 2 == 0 {
+    let a_seat = if i.is_multiple_of(2) {
         Player::South
     } else {
         Player::North

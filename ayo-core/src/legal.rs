@@ -7,6 +7,7 @@
 
 use crate::board::{mover, PLAYER_SHIFT, ROW_MASK};
 use crate::family::with_family;
+use crate::kernel::{Kernel, Loop};
 use crate::moves::{Children, IllegalMove, Move, MoveList, PlayError};
 use crate::position::Position;
 use crate::rules::{Feeding, Rules};
@@ -207,5 +208,57 @@ impl Position {
     pub fn try_play_unchecked(&self, rules: &Rules, mv: Move) -> Option<Position> {
         debug_assert!(self.to_move().owns(mv.pit()) && self.seeds(mv.pit()) > 0);
         self.sown(rules, mv.pit())
+    }
+}
+
+/// Calls `f` with each position of `positions` and its children (as
+/// [`Position::children`]), the whole loop compiled for `kernel`
+/// ([`crate::kernel`]): for a caller that expands many positions in a row
+/// (a database layer, a search frontier).
+///
+/// ```
+/// use ayo_core::{each_children, kernel, Position, Rules};
+/// let rules = Rules::preset("oware").unwrap();
+/// let start = Position::start(&rules);
+/// let mut counts = Vec::new();
+/// each_children(kernel::active(), &rules, [start, start], |_, children| {
+///     counts.push(children.len())
+/// });
+/// assert_eq!(counts, [6, 6]);
+/// ```
+pub fn each_children<I, F>(kernel: Kernel, rules: &Rules, positions: I, f: F)
+where
+    I: IntoIterator<Item = Position>,
+    F: FnMut(&Position, &Children),
+{
+    kernel.run(ChildrenLoop {
+        rules,
+        positions,
+        f,
+    });
+}
+
+/// [`each_children`]'s arguments, for [`Kernel::run`].
+struct ChildrenLoop<'a, I, F> {
+    rules: &'a Rules,
+    positions: I,
+    f: F,
+}
+
+impl<I, F> Loop for ChildrenLoop<'_, I, F>
+where
+    I: IntoIterator<Item = Position>,
+    F: FnMut(&Position, &Children),
+{
+    type Output = ();
+    #[inline(always)]
+    fn run(mut self) {
+        let rules = self.rules;
+        for pos in self.positions {
+            let mut out = Children::new();
+            with_family!(rules, |RELAY, CAP| pos
+                .each_legal_child::<RELAY, CAP>(rules, |mv, p| out.push((mv, p))));
+            (self.f)(&pos, &out);
+        }
     }
 }

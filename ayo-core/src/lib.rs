@@ -62,11 +62,14 @@ pub mod record;
 pub mod trace;
 
 pub mod episode;
+pub mod kernel;
+pub mod lanes;
 pub mod players;
 pub mod threads;
 
 pub use game::Game;
 pub use lean::LeanGame;
+pub use legal::each_children;
 pub use moves::{Children, IllegalMove, Move, MoveList, PlayError};
 pub use outcome::{EndReason, Outcome, Status};
 pub use player::Player;

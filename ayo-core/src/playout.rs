@@ -5,6 +5,7 @@ use rand::Rng;
 
 use crate::end::{counters_may_end, end_reason};
 use crate::family::with_family;
+use crate::kernel::{self, Kernel, Loop};
 use crate::legal::opponent_row_empty;
 use crate::moves::Move;
 use crate::outcome::{EndReason, Outcome};
@@ -53,9 +54,42 @@ pub fn random_playout<R: Rng + ?Sized>(
     rng: &mut R,
     max_plies: u32,
 ) -> Playout {
-    with_family!(rules, |RELAY, CAP| playout_mode::<RELAY, CAP, R>(
-        rules, start, rng, max_plies
+    random_playout_on(kernel::active(), rules, start, rng, max_plies)
+}
+
+/// [`random_playout`] run by `kernel` (every kernel plays the same moves).
+pub fn random_playout_on<R: Rng + ?Sized>(
+    kernel: Kernel,
+    rules: &Rules,
+    start: Position,
+    rng: &mut R,
+    max_plies: u32,
+) -> Playout {
+    // One kernel function a family: each as small as the generic it runs.
+    with_family!(rules, |RELAY, CAP| kernel.run(
+        PlayoutLoop::<RELAY, CAP, R> {
+            rules,
+            start,
+            rng,
+            max_plies,
+        }
     ))
+}
+
+/// [`random_playout`]'s arguments for one rule family, for [`Kernel::run`].
+struct PlayoutLoop<'a, const RELAY: bool, const CAP: u8, R: ?Sized> {
+    rules: &'a Rules,
+    start: Position,
+    rng: &'a mut R,
+    max_plies: u32,
+}
+
+impl<const RELAY: bool, const CAP: u8, R: Rng + ?Sized> Loop for PlayoutLoop<'_, RELAY, CAP, R> {
+    type Output = Playout;
+    #[inline(always)]
+    fn run(self) -> Playout {
+        playout_mode::<RELAY, CAP, R>(self.rules, self.start, self.rng, self.max_plies)
+    }
 }
 
 thread_local! {
@@ -107,13 +141,24 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
     };
     loop {
         let check_counters = counters || plies == 0 || pos.no_capture() == 0;
-        let repeated = || {
-            REPEATS
-                && window
-                    .as_deref_mut()
-                    .is_some_and(|w| w.arrive(rules, (plies > 0).then_some(Move(last_pit)), &pos))
-        };
-        if let Some(reason) = end_reason(rules, &pos, check_counters, repeated, || false) {
+        // The closures are inlined by force: each kernel has its copy of this
+        // loop, and a closure called from three copies is otherwise called out of line.
+        let reason = end_reason(
+            rules,
+            &pos,
+            check_counters,
+            #[inline(always)]
+            || {
+                REPEATS
+                    && window.as_deref_mut().is_some_and(
+                        #[inline(always)]
+                        |w| w.arrive(rules, (plies > 0).then_some(Move(last_pit)), &pos),
+                    )
+            },
+            #[inline(always)]
+            || false,
+        );
+        if let Some(reason) = reason {
             return ended(pos, plies, reason);
         }
         if plies >= max_plies {

@@ -235,7 +235,7 @@ impl Position {
 
     /// The position after a sown move: turn passed, counters updated.
     #[inline(always)]
-    fn after(&self, s: sow::Sown) -> Position {
+    pub(crate) fn after(&self, s: sow::Sown) -> Position {
         let no_capture = if s.captured {
             0
         } else {

@@ -2,73 +2,14 @@
 
 use ayo_core::trace::sow_seed_by_seed;
 use ayo_core::{
-    playout, record, Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, LeanGame, Move, Player,
-    Position, Repetition, RuleParams, Rules, StuckSeeds,
+    playout, record, EndReason, Game, LeanGame, Move, Player, Position, Repetition, Rules,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-fn any_rules() -> impl Strategy<Value = Rules> {
-    let enums = (
-        any::<bool>(),
-        prop_oneof![
-            Just(Capture::Across),
-            Just(Capture::TwoThree),
-            Just(Capture::CollectFour)
-        ],
-        any::<bool>(),
-        prop_oneof![Just(FoursTo::Mover), Just(FoursTo::PitOwner)],
-        any::<bool>(),
-        prop_oneof![Just(GrandSlam::Allowed), Just(GrandSlam::NoCapture)],
-        prop_oneof![
-            Just(Feeding::Off),
-            Just(Feeding::Strict),
-            Just(Feeding::IfPossible)
-        ],
-        prop_oneof![Just(StuckSeeds::ToOpponent), Just(StuckSeeds::OwnSide)],
-    );
-    let numbers = (
-        1u8..=6,
-        proptest::option::of(1u16..=40),
-        proptest::option::of(1u16..=80),
-        prop_oneof![Just(Repetition::Off), Just(Repetition::OwnSide)],
-        prop_oneof![Just(Player::South), Just(Player::North)],
-    );
-    (enums, numbers).prop_filter_map(
-        "target above the seeds in play",
-        |(
-            (
-                relay,
-                capture,
-                capturing_seed_taken,
-                fours_to,
-                skip_origin,
-                grand_slam,
-                feeding,
-                stuck_seeds,
-            ),
-            (seeds_per_pit, target, move_limit, repetition, first_player),
-        )| {
-            Rules::new(RuleParams {
-                relay,
-                capture,
-                capturing_seed_taken,
-                fours_to,
-                skip_origin,
-                grand_slam,
-                feeding,
-                stuck_seeds,
-                target,
-                move_limit,
-                repetition,
-                seeds_per_pit,
-                first_player,
-            })
-            .ok()
-        },
-    )
-}
+mod strategy;
+use strategy::any_rules;
 
 /// Plays a seeded random game of at most `plies` moves, calling `check` on every position.
 fn random_game(rules: Rules, seed: u64, plies: usize, mut check: impl FnMut(&Game)) -> Game {

@@ -57,7 +57,7 @@ fn positions(rules: &Rules, games: u64, step: u32) -> Vec<Position> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut game = Game::new(*rules);
         while game.outcome().is_none() && game.position().ply() < 300 {
-            if game.position().ply() % step == 0 {
+            if game.position().ply().is_multiple_of(step) {
                 out.push(*game.position());
             }
             let moves = game.legal_moves();

@@ -74,9 +74,39 @@ pub extern "C" fn ayo_version() -> *const c_char {
     VERSION.as_ptr().cast()
 }
 
+/// The CPU kernel the hot loops run: `"scalar"`, `"avx2"` or `"avx512"` (the
+/// best this CPU has, or the one the environment variable `AYO_KERNEL`
+/// names, read once), or NULL when `AYO_KERNEL` names a kernel this CPU
+/// lacks or an unknown one (the hot loops then run the scalar kernel).
+///
+/// Ownership: the string is static; do not free it.
+///
+/// Thread safety: may be called from any thread at any time.
+#[no_mangle]
+pub extern "C" fn ayo_kernel() -> *const c_char {
+    match ayo_core::kernel::configured().map(|k| k.name()) {
+        Ok("avx2") => c"avx2".as_ptr(),
+        Ok("avx512") => c"avx512".as_ptr(),
+        Ok(_) => c"scalar".as_ptr(),
+        Err(_) => std::ptr::null(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kernel_names_the_configured_kernel() {
+        let k = ayo_kernel();
+        match ayo_core::kernel::configured() {
+            Ok(kernel) => {
+                let name = unsafe { std::ffi::CStr::from_ptr(k) };
+                assert_eq!(name.to_str().unwrap(), kernel.name());
+            }
+            Err(_) => assert!(k.is_null()),
+        }
+    }
 
     #[test]
     fn version_constants_match_cargo_toml() {

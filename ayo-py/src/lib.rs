@@ -12,6 +12,7 @@ mod alloc;
 mod env;
 mod errors;
 mod game;
+mod kernel;
 mod rules;
 mod solve;
 mod team;
@@ -21,6 +22,7 @@ mod vector;
 #[pymodule]
 fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    kernel::register(m)?;
     m.add_class::<rules::PyRules>()?;
     m.add_class::<game::PyOutcome>()?;
     m.add_class::<game::PyGame>()?;

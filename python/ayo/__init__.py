@@ -7,6 +7,7 @@ computer players, ``Player.perfect`` among them.
 """
 
 from ayo._ayo import (
+    KERNEL_ENV,
     NUM_ACTIONS,
     PARAM_NAMES,
     AyoError,
@@ -22,10 +23,13 @@ from ayo._ayo import (
     SetupError,
     VerifyReport,
     __version__,
+    kernel,
+    kernels,
     perft,
 )
 
 __all__ = [
+    "KERNEL_ENV",
     "NUM_ACTIONS",
     "PARAM_NAMES",
     "AyoError",
@@ -42,6 +46,8 @@ __all__ = [
     "VerifyReport",
     "__version__",
     "envs",
+    "kernel",
+    "kernels",
     "perft",
 ]
 

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "KERNEL_ENV",
     "MAX_THREADS",
     "NUM_ACTIONS",
     "PARAM_NAMES",
@@ -32,6 +33,8 @@ __all__ = [
     "VecEpisodeOverError",
     "VerifyReport",
     "__version__",
+    "kernel",
+    "kernels",
     "perft",
     "thread_count",
 ]
@@ -215,6 +218,16 @@ class Game:
     __hash__: None  # type: ignore[assignment]
 
 def perft(rules: Rules | str, depth: int, position: str | None = None) -> int: ...
+
+#: The environment variable that forces a CPU kernel: ``scalar``, ``avx2``
+#: or ``avx512`` (importing ``ayo`` raises ``AyoError`` when the CPU lacks it).
+KERNEL_ENV: Final[str]
+
+def kernel() -> str:
+    """The CPU kernel the hot loops run: "scalar", "avx2" or "avx512"."""
+
+def kernels() -> list[str]:
+    """The kernels this CPU can run, ascending ("scalar" first)."""
 
 # Computer players (ayo-py/src/ai.rs, re-exported by ayo.ai).
 

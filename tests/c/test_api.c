@@ -108,6 +108,14 @@ static void test_version(void) {
   CHECK(AYO_VERSION_NUMBER == AYO_VERSION_MAJOR * 10000 + AYO_VERSION_MINOR * 100 + AYO_VERSION_PATCH);
 }
 
+static void test_kernel(void) {
+  const char *k = ayo_kernel();
+  check_context = "kernel";
+  /* The tests never set AYO_KERNEL to a kernel the CPU lacks. */
+  CHECK(k != NULL);
+  CHECK(k != NULL && (strcmp(k, "scalar") == 0 || strcmp(k, "avx2") == 0 || strcmp(k, "avx512") == 0));
+}
+
 static void test_results(void) {
   size_t i;
   char buf[256];
@@ -791,6 +799,7 @@ static void test_threads(void) {
 
 int main(void) {
   test_version();
+  test_kernel();
   test_results();
   test_rules();
   test_game_basics();

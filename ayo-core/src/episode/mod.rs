@@ -30,6 +30,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod batch;
 mod game;
 mod options;
 
@@ -37,6 +38,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
+pub use batch::step_batch;
 pub use game::EpisodeGame;
 pub use options::{
     Autoreset, EpisodeOptions, IllegalAction, Opponent, OptionsError, Perspective, Reward,
@@ -287,7 +289,7 @@ impl<G: EpisodeGame> Episode<G> {
         let seat = seat.unwrap_or(match opts.seat {
             SeatChoice::Fixed(p) => p,
             SeatChoice::Alternate => {
-                if self.episodes % 2 == 0 {
+                if self.episodes.is_multiple_of(2) {
                     Player::South
                 } else {
                     Player::North

@@ -2,10 +2,13 @@
 //! status byte), then every episode stepped by ayo-core on up to
 //! `num_threads` threads, each writing its games' rows.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use ayo_core::episode::{check_action, Autoreset, Checked, Episode, EpisodeGame, EpisodeOptions};
+use ayo_core::episode::{
+    check_action, step_batch, Autoreset, Checked, Episode, EpisodeGame, EpisodeOptions,
+};
 use pyo3::prelude::*;
 
 use super::rows::{reason_code, Rows, DONE};
@@ -96,44 +99,52 @@ fn step_chunk<G: EpisodeGame>(
     out.scores.fill(0);
     out.winner.fill(0);
     out.reason.fill(-1);
-    for (i, (ep, &a)) in episodes.iter_mut().zip(actions).enumerate() {
-        // Validated: a legal action or one to penalize (a done game ignores it).
-        let checked = check_action(out.status[i], a, penalize).unwrap_or(Checked::Penalized(a));
-        let before = ep.moves().len();
-        let step = ep.step(opts, checked);
-        out.reward[i] = step.reward;
-        out.terminated[i] = step.terminated;
-        out.truncated[i] = step.truncated;
-        if let Some(p) = step.penalized {
-            out.illegal[i] = p as i8;
-            counts.penalized += 1;
-        }
-        if let Some(o) = step.outcome {
-            out.game_over[i] = true;
-            out.scores[2 * i] = o.scores[0] as i16;
-            out.scores[2 * i + 1] = o.scores[1] as i16;
-            out.winner[i] = o.winner.map_or(-1, |w| w.index() as i8);
-            out.reason[i] = reason_code(o.reason);
-            counts.over += 1;
-        }
-        if step.terminated || step.truncated {
-            out.ended[i] = true;
-            counts.ended += 1;
-        }
-        if let Some(last) = &step.final_observation {
-            out.write_final_obs(i, last);
-        }
-        out.seat[i] = ep.viewer(opts).index() as i8;
-        // A new episode (an autoreset) has only this step's moves.
-        let from = if step.was_reset || ep.moves().len() < before {
-            0
-        } else {
-            before
-        };
-        write_turn(opts, ep, &mut out, i, from);
-        let legal = out.write_obs(i, &ep.observe(opts));
-        out.status[i] = legal | if ep.is_done() { DONE } else { 0 };
-    }
+    // The status row is read by the action check and rewritten by the
+    // step's rows: shared by the two closures as cells.
+    let status = Cell::from_mut(std::mem::take(&mut out.status)).as_slice_of_cells();
+    // The actions are validated: legal, or to penalize (a done game ignores it).
+    step_batch(
+        opts,
+        episodes,
+        |i| {
+            let a = actions[i];
+            check_action(status[i].get(), a, penalize).unwrap_or(Checked::Penalized(a))
+        },
+        |i, ep, step, before| {
+            out.reward[i] = step.reward;
+            out.terminated[i] = step.terminated;
+            out.truncated[i] = step.truncated;
+            if let Some(p) = step.penalized {
+                out.illegal[i] = p as i8;
+                counts.penalized += 1;
+            }
+            if let Some(o) = step.outcome {
+                out.game_over[i] = true;
+                out.scores[2 * i] = o.scores[0] as i16;
+                out.scores[2 * i + 1] = o.scores[1] as i16;
+                out.winner[i] = o.winner.map_or(-1, |w| w.index() as i8);
+                out.reason[i] = reason_code(o.reason);
+                counts.over += 1;
+            }
+            if step.terminated || step.truncated {
+                out.ended[i] = true;
+                counts.ended += 1;
+            }
+            if let Some(last) = &step.final_observation {
+                out.write_final_obs(i, last);
+            }
+            out.seat[i] = ep.viewer(opts).index() as i8;
+            // A new episode (an autoreset) has only this step's moves.
+            let from = if step.was_reset || ep.moves().len() < before {
+                0
+            } else {
+                before
+            };
+            write_turn(opts, ep, &mut out, i, from);
+            let legal = out.write_obs(i, &ep.observe(opts));
+            status[i].set(legal | if ep.is_done() { DONE } else { 0 });
+        },
+    );
     counts
 }
 

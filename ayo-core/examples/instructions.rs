@@ -1,0 +1,108 @@
+//! Fixed workloads for counting instructions with callgrind (repeatable on
+//! a loaded machine, unlike wall-clock time); docs/benchmarks.md has the
+//! commands and the figures.
+//!
+//! ```text
+//! cargo build --release -p ayo-core --example instructions
+//! AYO_KERNEL=avx2 valgrind --tool=callgrind target/release/examples/instructions batch oware 100
+//! ```
+//!
+//! `batch PRESET STEPS`: 1,024 episodes against the random opponent stepped
+//! STEPS times by the batch step (`ayo_core::episode::step_batch`), the
+//! agent playing its first legal action; `playout PRESET GAMES`: GAMES random
+//! playouts from the start; `lanes PRESET ROUNDS` and `sow PRESET ROUNDS`:
+//! the 1,024 moves of random games sown ROUNDS times by the lane engine
+//! (`ayo_core::lanes::sow_moves`) or one by one by the scalar path. Prints the kernel and the work done (env-steps or
+//! moves); the instructions of one unit are the difference of two runs'
+//! totals over the difference of their work, which cancels the set-up.
+
+use std::cell::Cell;
+
+use ayo_core::episode::{step_batch, Checked, Episode, EpisodeOptions};
+use ayo_core::{kernel, lanes, playout, LeanGame, Position, Rules};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+const GAMES: usize = 1024;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: instructions batch|playout|lanes|sow PRESET COUNT";
+    let (what, preset, count) = match args.as_slice() {
+        [_, what, preset, count] => (what.as_str(), preset, count.parse::<u64>()?),
+        _ => return Err(usage.into()),
+    };
+    let rules = Rules::preset(preset)?;
+    let k = kernel::configured()?;
+    let work = match what {
+        "batch" => batch(rules, count),
+        "playout" => playouts(&rules, count),
+        "lanes" => sow_rounds(&rules, count, true),
+        "sow" => sow_rounds(&rules, count, false),
+        _ => return Err(usage.into()),
+    };
+    println!("kernel {k}: {what} {preset}: {work} units");
+    Ok(())
+}
+
+fn batch(rules: Rules, steps: u64) -> u64 {
+    let opts = EpisodeOptions::new(rules);
+    let mut episodes: Vec<Episode<LeanGame>> =
+        (0..GAMES as u64).map(|s| Episode::new(&opts, s)).collect();
+    for ep in &mut episodes {
+        ep.reset(&opts, None);
+    }
+    let mut legal: Vec<u8> = episodes
+        .iter_mut()
+        .map(|ep| ep.observe(&opts).legal)
+        .collect();
+    let legal = Cell::from_mut(&mut legal[..]).as_slice_of_cells();
+    for _ in 0..steps {
+        step_batch(
+            &opts,
+            &mut episodes,
+            |i| Checked::Legal(legal[i].get().trailing_zeros().min(5) as u8),
+            |i, ep, _, _| legal[i].set(ep.observe(&opts).legal),
+        );
+    }
+    steps * GAMES as u64
+}
+
+fn playouts(rules: &Rules, games: u64) -> u64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    (0..games)
+        .map(|_| {
+            u64::from(playout::random_playout(rules, Position::start(rules), &mut rng, 2000).plies)
+        })
+        .sum()
+}
+
+/// The first 1,024 moves of seeded random games, sown `rounds` times.
+fn sow_rounds(rules: &Rules, rounds: u64, in_lanes: bool) -> u64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    let mut moves = Vec::with_capacity(GAMES);
+    let mut pos = Position::start(rules);
+    while moves.len() < GAMES {
+        let children = pos.children(rules);
+        if children.is_empty() {
+            pos = Position::start(rules);
+            continue;
+        }
+        let (mv, next) = children[rng.random_range(0..children.len())];
+        moves.push((pos, mv));
+        pos = next;
+    }
+    let mut out = vec![None; moves.len()];
+    let k = kernel::active();
+    for _ in 0..rounds {
+        if in_lanes {
+            lanes::sow_moves(k, rules, &moves, &mut out);
+        } else {
+            for ((p, mv), o) in moves.iter().zip(out.iter_mut()) {
+                *o = p.try_play_unchecked(rules, *mv);
+            }
+        }
+        std::hint::black_box(&mut out);
+    }
+    rounds * moves.len() as u64
+}

@@ -1,0 +1,455 @@
+//! The lane engine: many moves sown side by side, one game a byte lane.
+//!
+//! A block of [`LANES`] positions is held as a structure of arrays (pit `i`
+//! of every lane in one row of bytes), and every step of a move is a plain
+//! loop over the lanes that the compiler vectorises for the kernel it is
+//! compiled for ([`crate::kernel`]: 16, 32 or 64 lanes an instruction):
+//!
+//! * a lap in closed form: a pit at distance `d` (1..=period) from the origin
+//!   receives `⌊(n − d)/period⌋ + 1` seeds when `d ≤ n`, the period being 11
+//!   when the origin is skipped, else 12 (the origin is then at distance 12);
+//!   the last seed falls `(n − 1) mod period + 1` pits on;
+//! * relay laps as a masked loop: lanes whose last seed fell in an occupied
+//!   pit lift it and sow again, the others keep their board;
+//! * the 2-or-3 chain as a masked scan down from the last pit, capture
+//!   across as a masked pick of the facing pit, the grand-slam rule as a
+//!   masked row sum.
+//!
+//! What it cannot decide it leaves to the one scalar rules implementation
+//! (`sow.rs`): collect-on-4 families, and relay moves still going after
+//! 16 laps (where the scalar path starts looking for endless relays). The
+//! property tests check it lane by lane against [`Position::try_play_unchecked`]
+//! for every rule family.
+
+// Lane loops index several arrays by the same lane (or pit).
+#![allow(clippy::needless_range_loop)]
+
+use crate::hash::{PIT_WEIGHT, STORE_WEIGHT};
+use crate::kernel::{Kernel, Loop};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{Capture, GrandSlam, Rules};
+use crate::sow::{Sown, CHECK_FROM};
+
+/// Lanes a block: enough for four AVX-512 registers of bytes a row.
+pub const LANES: usize = 64;
+
+/// Bytes a lane: the 12 pits and the 2 stores.
+const CELLS: usize = 14;
+
+/// One block of moves in lanes.
+struct Block {
+    /// `cells[i][l]`: pit (or store) `i` of lane `l`.
+    cells: [[u8; LANES]; CELLS],
+    /// The pit each lane sows from next.
+    origin: [u8; LANES],
+    /// The player to move in each lane (0 South, 1 North).
+    mover: [u8; LANES],
+    /// Lanes still sowing (1) or done (0).
+    active: [u8; LANES],
+    /// Lanes whose move took seeds to a store.
+    captured: [u8; LANES],
+}
+
+/// The rules the lane engine needs, read once a batch.
+#[derive(Clone, Copy)]
+struct LaneRules {
+    relay: bool,
+    two_three: bool,
+    skip: bool,
+    no_grand_slam: bool,
+    seed_taken: bool,
+}
+
+impl LaneRules {
+    /// The lane rules of `rules`, or `None` for a family left to the scalar path.
+    fn of(rules: &Rules) -> Option<LaneRules> {
+        let two_three = match rules.capture() {
+            Capture::TwoThree => true,
+            Capture::Across => false,
+            Capture::CollectFour => return None,
+        };
+        Some(LaneRules {
+            relay: rules.relay(),
+            two_three,
+            skip: rules.skip_origin(),
+            no_grand_slam: rules.grand_slam() == GrandSlam::NoCapture,
+            seed_taken: rules.capturing_seed_taken(),
+        })
+    }
+}
+
+/// Whether the lane engine sows `rules`' moves itself (single-lap and relay
+/// sowing with captures across or by the 2-or-3 chain; not collect on 4).
+pub fn sows_in_lanes(rules: &Rules) -> bool {
+    LaneRules::of(rules).is_some()
+}
+
+/// The children of `moves` (each a position and a non-empty pit of its
+/// player to move), as [`Position::try_play_unchecked`] gives them (`None`:
+/// an endless relay), into `out` (as long as `moves`), sown in lanes by
+/// `kernel` where the lane engine can and by the scalar path elsewhere.
+///
+/// ```
+/// use ayo_core::{kernel, lanes, Position, Rules};
+/// let rules = Rules::preset("oware")?;
+/// let start = Position::start(&rules);
+/// let moves: Vec<_> = (0..6).map(|a| (start, start.move_for_action(a).unwrap())).collect();
+/// let mut out = vec![None; moves.len()];
+/// lanes::sow_moves(kernel::active(), &rules, &moves, &mut out);
+/// for ((pos, mv), child) in moves.iter().zip(&out) {
+///     assert_eq!(*child, pos.try_play_unchecked(&rules, *mv));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Panics
+/// When `out` and `moves` differ in length.
+pub fn sow_moves(
+    kernel: Kernel,
+    rules: &Rules,
+    moves: &[(Position, Move)],
+    out: &mut [Option<Position>],
+) {
+    assert_eq!(moves.len(), out.len(), "one output a move");
+    let Some(lane_rules) = LaneRules::of(rules) else {
+        for ((pos, mv), o) in moves.iter().zip(out.iter_mut()) {
+            *o = pos.try_play_unchecked(rules, *mv);
+        }
+        return;
+    };
+    // One straight-line copy a family (the period of a lap a constant).
+    match (lane_rules.relay, lane_rules.two_three, lane_rules.skip) {
+        (false, false, false) => {
+            blocks::<false, false, false>(kernel, rules, lane_rules, moves, out)
+        }
+        (false, false, true) => blocks::<false, false, true>(kernel, rules, lane_rules, moves, out),
+        (false, true, false) => blocks::<false, true, false>(kernel, rules, lane_rules, moves, out),
+        (false, true, true) => blocks::<false, true, true>(kernel, rules, lane_rules, moves, out),
+        (true, false, false) => blocks::<true, false, false>(kernel, rules, lane_rules, moves, out),
+        (true, false, true) => blocks::<true, false, true>(kernel, rules, lane_rules, moves, out),
+        (true, true, false) => blocks::<true, true, false>(kernel, rules, lane_rules, moves, out),
+        (true, true, true) => blocks::<true, true, true>(kernel, rules, lane_rules, moves, out),
+    }
+}
+
+/// [`sow_moves`] for one family, a block of [`LANES`] moves at a time.
+fn blocks<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
+    kernel: Kernel,
+    rules: &Rules,
+    lane_rules: LaneRules,
+    moves: &[(Position, Move)],
+    out: &mut [Option<Position>],
+) {
+    for (moves, out) in moves.chunks(LANES).zip(out.chunks_mut(LANES)) {
+        kernel.run(BlockLoop::<RELAY, TWO_THREE, SKIP> {
+            rules,
+            lane_rules,
+            moves,
+            out,
+        });
+    }
+}
+
+/// One block of one family for [`Kernel::run`].
+struct BlockLoop<'a, const RELAY: bool, const TWO_THREE: bool, const SKIP: bool> {
+    rules: &'a Rules,
+    lane_rules: LaneRules,
+    moves: &'a [(Position, Move)],
+    out: &'a mut [Option<Position>],
+}
+
+impl<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool> Loop
+    for BlockLoop<'_, RELAY, TWO_THREE, SKIP>
+{
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let mut block = Block::load(self.moves);
+        let unfinished = block.sow::<RELAY, TWO_THREE, SKIP>(self.lane_rules);
+        block.store(self.rules, self.moves, unfinished, self.out);
+    }
+}
+
+/// All ones when `b`, else zero: a lane's condition as a byte mask
+/// (selects by masks vectorise; branches do not).
+#[inline(always)]
+fn mask(b: bool) -> u8 {
+    0u8.wrapping_sub(u8::from(b))
+}
+
+/// `yes` when `b`, else `no`, by masks.
+#[inline(always)]
+fn select(b: bool, yes: u8, no: u8) -> u8 {
+    (yes & mask(b)) | (no & !mask(b))
+}
+
+impl Block {
+    /// The block of `moves` (at most [`LANES`]); unused lanes are inactive.
+    #[inline(always)]
+    fn load(moves: &[(Position, Move)]) -> Block {
+        let mut b = Block {
+            cells: [[0; LANES]; CELLS],
+            origin: [0; LANES],
+            mover: [0; LANES],
+            active: [0; LANES],
+            captured: [0; LANES],
+        };
+        for (l, (pos, mv)) in moves.iter().enumerate() {
+            let bytes = pos.packed().to_le_bytes();
+            for (i, row) in b.cells.iter_mut().enumerate() {
+                row[l] = bytes[i];
+            }
+            b.mover[l] = bytes[14];
+            b.origin[l] = mv.pit() as u8;
+            b.active[l] = 1;
+        }
+        b
+    }
+
+    /// Sows every active lane to the end of its move; returns the lanes
+    /// left unfinished (a bit each) for the scalar path: relays still going
+    /// after [`CHECK_FROM`] laps.
+    #[inline(always)]
+    fn sow<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
+        &mut self,
+        r: LaneRules,
+    ) -> u64 {
+        let mut last = [0u8; LANES];
+        // Lanes whose last seed ended the move without a 2-or-3 capture start.
+        let mut ended = [0u8; LANES];
+        for _ in 0..CHECK_FROM {
+            self.lap::<SKIP>(&mut last);
+            if TWO_THREE {
+                self.capture_two_three(r, &last);
+            }
+            if !self.relay::<RELAY>(&last, &mut ended) {
+                break;
+            }
+        }
+        if !TWO_THREE {
+            self.capture_across(r, &last, &ended);
+        }
+        let mut unfinished = 0u64;
+        for l in 0..LANES {
+            unfinished |= u64::from(self.active[l]) << l;
+        }
+        unfinished
+    }
+
+    /// One lap of every active lane from its origin, in closed form; `last`
+    /// receives each lane's last pit.
+    #[inline(always)]
+    fn lap<const SKIP: bool>(&mut self, last: &mut [u8; LANES]) {
+        let period: u8 = if SKIP { 11 } else { 12 };
+        // The seeds lifted: the origin's (inactive lanes lift none).
+        let mut seeds = [0u8; LANES];
+        let (origin, active) = (self.origin, self.active);
+        for i in 0..12u8 {
+            let row = &mut self.cells[usize::from(i)];
+            for l in 0..LANES {
+                let take = (origin[l] == i) & (active[l] != 0);
+                seeds[l] |= row[l] & mask(take);
+                row[l] &= !mask(take);
+            }
+        }
+        for i in 0..12u8 {
+            let row = &mut self.cells[usize::from(i)];
+            for l in 0..LANES {
+                let o = origin[l];
+                let n = seeds[l];
+                // Distance from the origin, 1..=12 (the origin itself: 12).
+                let d = if i > o { i - o } else { i + 12 - o };
+                let skipped = SKIP & (d == 12);
+                let gets = (n.wrapping_sub(d) / period).wrapping_add(1);
+                row[l] = row[l].wrapping_add(gets & mask((n >= d) & !skipped));
+            }
+        }
+        for l in 0..LANES {
+            let k = seeds[l].wrapping_sub(1) % period + 1;
+            let to = self.origin[l] + k;
+            let end = if to >= 12 { to - 12 } else { to };
+            last[l] = select(self.active[l] != 0, end, last[l]);
+        }
+    }
+
+    /// The seeds in pit `at[l]` of each lane.
+    #[inline(always)]
+    fn pick(&self, at: &[u8; LANES]) -> [u8; LANES] {
+        let mut count = [0u8; LANES];
+        for i in 0..12u8 {
+            let row = &self.cells[usize::from(i)];
+            for l in 0..LANES {
+                count[l] |= row[l] & mask(at[l] == i);
+            }
+        }
+        count
+    }
+
+    /// The end of a lap: active lanes whose last seed fell in an occupied
+    /// pit relay (lift it next) in relay games; the others are done and
+    /// marked in `ended`. Whether any goes on.
+    #[inline(always)]
+    fn relay<const RELAY: bool>(&mut self, last: &[u8; LANES], ended: &mut [u8; LANES]) -> bool {
+        let count = self.pick(last);
+        let mut any = 0u8;
+        for l in 0..LANES {
+            let active = self.active[l] != 0;
+            let on = RELAY & active & (count[l] >= 2);
+            ended[l] |= u8::from(active & !on);
+            self.active[l] = u8::from(on);
+            self.origin[l] = select(on, last[l], self.origin[l]);
+            any |= u8::from(on);
+        }
+        any != 0
+    }
+
+    /// The 2-or-3 chain of the active lanes whose last seed made 2 or 3 in
+    /// the opponent's row: a scan down from the last pit within that row;
+    /// those lanes are done (captured or not, as `sow.rs`).
+    #[inline(always)]
+    fn capture_two_three(&mut self, r: LaneRules, last: &[u8; LANES]) {
+        let count = self.pick(last);
+        let mut starts = [0u8; LANES];
+        for l in 0..LANES {
+            let opp_row = last[l] / 6 != self.mover[l];
+            let on = (self.active[l] != 0) & ((count[l] == 2) | (count[l] == 3)) & opp_row;
+            starts[l] = u8::from(on);
+        }
+        // taken[i][l]: pit i is in lane l's chain.
+        let mut taken = [[0u8; LANES]; 12];
+        let mut alive = [0u8; LANES];
+        let mover = self.mover;
+        for j in 0..12u8 {
+            let i = 11 - j;
+            let row = &self.cells[usize::from(i)];
+            let taken_row = &mut taken[usize::from(i)];
+            for l in 0..LANES {
+                let opp_row = i / 6 != mover[l];
+                let two_three = (row[l] == 2) | (row[l] == 3);
+                let chained = (i == last[l]) | ((alive[l] != 0) & (i < last[l]));
+                let on = (starts[l] != 0) & opp_row & two_three & chained;
+                alive[l] = u8::from(on);
+                taken_row[l] = u8::from(on);
+            }
+        }
+        self.take(r, &taken, &starts);
+        for l in 0..LANES {
+            self.active[l] &= !mask(starts[l] != 0);
+        }
+    }
+
+    /// Capture across in the lanes whose move `ended` with the last seed
+    /// alone in a pit of the mover's row facing seeds: the facing pit (and
+    /// the capturing seed when the rules say so) to the mover's store.
+    #[inline(always)]
+    fn capture_across(&mut self, r: LaneRules, last: &[u8; LANES], ended: &[u8; LANES]) {
+        let count = self.pick(last);
+        let mut facing = [0u8; LANES];
+        for l in 0..LANES {
+            facing[l] = 11 - last[l];
+        }
+        let facing_seeds = self.pick(&facing);
+        let mut starts = [0u8; LANES];
+        for l in 0..LANES {
+            let own_row = last[l] / 6 == self.mover[l];
+            let on = (ended[l] != 0) & (count[l] == 1) & own_row & (facing_seeds[l] > 0);
+            starts[l] = u8::from(on);
+        }
+        // The capturing seed is in the mover's row: it does not change
+        // whether the opponent's row is left empty (the grand slam).
+        let mut taken = [[0u8; LANES]; 12];
+        for i in 0..12u8 {
+            let taken_row = &mut taken[usize::from(i)];
+            for l in 0..LANES {
+                let seed = r.seed_taken & (last[l] == i);
+                taken_row[l] = u8::from((starts[l] != 0) & ((facing[l] == i) | seed));
+            }
+        }
+        self.take(r, &taken, &starts);
+    }
+
+    /// Takes the pits of `taken` to the mover's store in the lanes of
+    /// `starts`, unless the grand-slam rule cancels it (the opponent's row
+    /// left empty: `capture.rs`).
+    #[inline(always)]
+    fn take(&mut self, r: LaneRules, taken: &[[u8; LANES]; 12], starts: &[u8; LANES]) {
+        let mut left = [0u8; LANES];
+        let mover = self.mover;
+        for i in 0..12u8 {
+            let row = &self.cells[usize::from(i)];
+            let taken_row = &taken[usize::from(i)];
+            for l in 0..LANES {
+                let opp_row = i / 6 != mover[l];
+                let stays = opp_row & (taken_row[l] == 0) & (row[l] != 0);
+                left[l] |= u8::from(stays);
+            }
+        }
+        let mut stands = [0u8; LANES];
+        for l in 0..LANES {
+            let slam = left[l] == 0;
+            stands[l] = u8::from((starts[l] != 0) & !(slam & r.no_grand_slam));
+        }
+        let mut gain = [0u8; LANES];
+        for i in 0..12u8 {
+            let row = &mut self.cells[usize::from(i)];
+            let taken_row = &taken[usize::from(i)];
+            for l in 0..LANES {
+                let go = (stands[l] != 0) & (taken_row[l] != 0);
+                gain[l] = gain[l].wrapping_add(row[l] & mask(go));
+                row[l] &= !mask(go);
+            }
+        }
+        let (south, north) = self.cells.split_at_mut(13);
+        let (south, north) = (&mut south[12], &mut north[0]);
+        for l in 0..LANES {
+            let to_south = self.mover[l] == 0;
+            south[l] = south[l].wrapping_add(gain[l] & mask(to_south));
+            north[l] = north[l].wrapping_add(gain[l] & !mask(to_south));
+            self.captured[l] |= stands[l];
+        }
+    }
+
+    /// Writes each lane's child to `out`; `unfinished` lanes are sown by
+    /// the scalar path.
+    #[inline(always)]
+    fn store(
+        &self,
+        rules: &Rules,
+        moves: &[(Position, Move)],
+        unfinished: u64,
+        out: &mut [Option<Position>],
+    ) {
+        for (l, ((pos, mv), o)) in moves.iter().zip(out.iter_mut()).enumerate() {
+            if unfinished & (1 << l) != 0 {
+                *o = pos.try_play_unchecked(rules, *mv);
+                continue;
+            }
+            let old = pos.packed();
+            let before = old.to_le_bytes();
+            let mut bytes = before;
+            let mut lin = pos.board_key();
+            for i in 0..12 {
+                bytes[i] = self.cells[i][l];
+                lin = lin.wrapping_add(
+                    u64::from(bytes[i])
+                        .wrapping_sub(u64::from(before[i]))
+                        .wrapping_mul(PIT_WEIGHT[i]),
+                );
+            }
+            for p in 0..2 {
+                bytes[12 + p] = self.cells[12 + p][l];
+                lin = lin.wrapping_add(
+                    u64::from(bytes[12 + p])
+                        .wrapping_sub(u64::from(before[12 + p]))
+                        .wrapping_mul(STORE_WEIGHT[p]),
+                );
+            }
+            *o = Some(pos.after(Sown {
+                cells: u128::from_le_bytes(bytes),
+                lin,
+                captured: self.captured[l] != 0,
+            }));
+        }
+    }
+}
