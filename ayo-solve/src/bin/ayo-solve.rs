@@ -7,9 +7,9 @@
 //! ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]
 //! ```
 //! `--bracket` also searches every first move with endless play (repetitions
-//! on the search path and cycle-scored database values) scored as the best
-//! and as the worst for the side to move: equal bounds mean the value does
-//! not depend on how endless play is scored.
+//! on the search path, and database boards whose bounds differ, at their
+//! bound) scored as the best and as the worst for the side to move: equal
+//! bounds mean the value does not depend on how endless play is scored.
 //! `RULES` is a rules record (`ayoayo`, `ayoayo[stuck_seeds=own_side]`, …);
 //! `--dir` defaults to `target/ayo-db`.
 
@@ -151,12 +151,13 @@ fn run(a: Args) -> Result<(), String> {
             let from = a.from_seeds.unwrap_or(0);
             let rep = db.verify_from(from, a.quiet);
             println!(
-                "verified layers {from}..={} of {}: {} positions, {} exact, {} cycle-scored, {} failed ({:.1} s)",
+                "verified layers {from}..={} of {}: {} positions, {} exact, {} cycle-scored, bounds of all ({} convention-dependent), {} failed ({:.1} s)",
                 db.max_seeds(),
                 db.key(),
                 rep.checked,
                 rep.exact,
                 rep.cycle_scored,
+                rep.convention_dependent,
                 rep.failed,
                 t0.elapsed().as_secs_f64()
             );
@@ -193,14 +194,17 @@ fn run(a: Args) -> Result<(), String> {
                 "value {value} (for {} to move: future captures minus the opponent's)",
                 pos.to_move()
             );
+            if let Some((lo, hi)) = solver.database().bounds(&pos) {
+                println!("  under every scoring of endless play: {lo}..={hi}");
+            }
             for (mv, v) in &moves {
                 println!("  move {}: {v}", mv.relative_pit());
             }
             println!(
-                "nodes {} db reads {} (cycle-scored {}) tt entries {} repetitions {} in {:.3} s",
+                "nodes {} db reads {} (convention-dependent {}) tt entries {} repetitions {} in {:.3} s",
                 st.nodes,
                 st.db_reads,
-                st.db_cycle_reads,
+                st.db_open_reads,
                 solver.table_len(),
                 st.repetitions,
                 t0.elapsed().as_secs_f64()
@@ -259,12 +263,12 @@ fn run(a: Args) -> Result<(), String> {
                     );
                 }
                 println!(
-                    "move {}: value {v:+}{range} (captures {gain}, then {} seeds); nodes {} db reads {} (cycle-scored {}) tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
+                    "move {}: value {v:+}{range} (captures {gain}, then {} seeds); nodes {} db reads {} (convention-dependent {}) tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
                     mv.relative_pit(),
                     after.board_seeds(),
                     st.nodes,
                     st.db_reads,
-                    st.db_cycle_reads,
+                    st.db_open_reads,
                     st.tt_hits,
                     st.repetitions,
                     st.tainted,
