@@ -615,13 +615,14 @@ impl Database {
         Some(i32::from(layer.value(rank(board))))
     }
 
-    /// The value of `board` (South to move) and whether it was scored by the
-    /// cycle convention, if its layer is held.
+    /// The convention's value of `board` (South to move) and whether it
+    /// depends on how endless play is scored (its bounds differ, through
+    /// play in its layer or below), if its layer is held.
     #[inline]
     pub fn board_entry(&self, board: &[u8; PITS]) -> Option<(i32, bool)> {
         let layer = self.layers.get(seeds(board))?;
-        let r = rank(board);
-        Some((i32::from(layer.value(r)), layer.cycle(r)))
+        let (v, lo, hi) = layer.entry(rank(board));
+        Some((i32::from(v), lo < hi))
     }
 
     /// `(lo, hi)` of `board` (South to move), if its layer is held: what the

@@ -4,7 +4,7 @@
 //! ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
 //! ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
 //! ayo-solve value   "<position record>" [--dir PATH] [--budget NODES]
-//! ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]
+//! ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]
 //! ```
 //! `--bracket` also searches every first move with endless play (repetitions
 //! on the search path, and database boards whose bounds differ, at their
@@ -39,7 +39,7 @@ const USAGE: &str = "usage:
   ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
   ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
   ayo-solve value   \"<position record>\" [--dir PATH] [--budget NODES]
-  ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]";
+  ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]";
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
@@ -212,7 +212,11 @@ fn run(a: Args) -> Result<(), String> {
         }
         "opening" => {
             let rules = rules_of(&a)?;
-            let db = Database::open_all(&rules, &a.dir).map_err(|e| e.to_string())?;
+            let db = match a.max_seeds {
+                Some(n) => Database::open(&rules, n, &a.dir),
+                None => Database::open_all(&rules, &a.dir),
+            }
+            .map_err(|e| e.to_string())?;
             println!(
                 "databases: {} layers 0..={} loaded in {:.1} s",
                 db.key(),
@@ -258,8 +262,10 @@ fn run(a: Args) -> Result<(), String> {
                     solver.set_endless(Endless::Convention);
                     bracket = (bracket.0.max(bounds[0]), bracket.1.max(bounds[1]));
                     range = format!(
-                        " [whatever endless play is worth: {:+}..={:+}]",
-                        bounds[0], bounds[1]
+                        " [whatever endless play is worth: {:+}..={:+}; {} more nodes]",
+                        bounds[0],
+                        bounds[1],
+                        solver.stats().nodes - st.nodes
                     );
                 }
                 println!(
