@@ -9,28 +9,35 @@
 //! Captures lead to lower layers, already final; non-capturing moves stay in
 //! layer `n`, whose boards form a graph with cycles.
 //!
-//! Inside the layer two bounds are iterated to their fixpoint:
-//! `lo(p) = max(fixed(p), max_c −hi(c))` and `hi(p) = max(fixed(p), max_c −lo(c))`
-//! from `lo = −n`, `hi = +n`, where `fixed(p)` is the best capturing move (or
-//! the stuck value). `lo` is what the mover can force by play that ends
-//! (counting play that never ends as the worst for the mover), `hi` what the
-//! opponent can hold the mover to by play that ends. Both are monotone, so
-//! Gauss–Seidel order, and the threads' concurrent updates, reach the same
-//! fixpoint as plain Jacobi passes; a pass in which nothing changes ends it.
+//! Inside the layer two pairs of bounds are iterated to their fixpoint,
+//! from `−n` and `+n`:
 //!
-//! * `lo(p) = hi(p)`: the value does not depend on how play that never ends
-//!   would be scored; it is stored as is, and every value of every fixpoint
-//!   of the equations agrees with it.
-//! * `lo(p) < hi(p)`: the value depends on play that never ends. The board
-//!   is scored by the convention "each player takes the seeds on their own
-//!   side" (the mover's row minus the opponent's), clamped to `[lo, hi]` so
-//!   that neither player gets less than they can force by play that ends, and
-//!   flagged (bit 7 of its byte). The build reports how many per layer.
+//! * **The convention's pair** `clo`, `chi`, with the lower layers read at
+//!   their stored values: `clo(p) = max(fixed(p), max_c −chi(c))` and
+//!   `chi(p) = max(fixed(p), max_c −clo(c))`, `fixed(p)` the best capturing
+//!   move (or the stuck value). Where they agree that is the stored value;
+//!   where they differ the board is scored by the convention "each player
+//!   takes the seeds on their own side" (the mover's row minus the
+//!   opponent's), clamped to `[clo, chi]`, and counted as *cycle-scored*.
+//! * **The absolute pair** `lo`, `hi`, with the lower layers read at their
+//!   bounds: a capture into child `c` is worth `gain − hi(c)` to `lo` and
+//!   `gain − lo(c)` to `hi`. `lo` is what the mover can force by play that
+//!   ends (endless play, in this layer or any below, counted as the worst for
+//!   the mover), `hi` what the opponent can hold the mover to (endless play
+//!   counted as the mover's best). Every scoring of endless play gives a
+//!   value in `[lo, hi]`, the convention's included (`lo ≤ clo ≤ chi ≤ hi`).
 //!
-//! Every unflagged value then satisfies the max equation exactly against the
-//! stored values of its children (the stored values of flagged boards lie
-//! within their bounds, and the max equation is monotone); [`Database::verify`]
-//! re-checks that for every board.
+//! All four are monotone, so Gauss–Seidel order, and the threads' concurrent
+//! updates, reach the same fixpoint as plain Jacobi passes; a pass in which
+//! nothing changes ends it. A board is *open* when `lo < hi`: its value
+//! depends on how endless play is scored. Open boards are flagged (bit 7 of
+//! the value byte) and their `lo`, `hi` kept (see [`crate::db`]); a closed
+//! board's value is exact whatever endless play is worth.
+//!
+//! Every value that is not cycle-scored satisfies the max equation exactly
+//! against the stored values of its children, and `lo`, `hi` satisfy theirs
+//! against the children's bounds; [`Database::verify`] re-checks both for
+//! every board.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI8, AtomicU64, Ordering::Relaxed};
