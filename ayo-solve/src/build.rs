@@ -414,21 +414,13 @@ pub fn build_layer(
         })
         .collect();
     drop(bounds);
-    let open_bounds = match opens {
-        Ok(parts) => {
-            let total: usize = parts.iter().map(Vec::len).sum();
-            let mut all = try_vec(total, &format!("the bounds of layer {n}"))?;
-            for p in parts {
-                all.extend_from_slice(&p);
-            }
-            all
-        }
-        Err(e) => {
-            pb.finish_and_clear();
-            return Err(e);
-        }
-    };
     pb.finish_and_clear();
+    let parts = opens?;
+    let total: usize = parts.iter().map(Vec::len).sum();
+    let mut open_bounds = try_vec(total, &format!("the bounds of layer {n}"))?;
+    for p in parts {
+        open_bounds.extend_from_slice(&p);
+    }
     let convention_dependent = open_bounds.len() as u64;
     let report = LayerReport {
         n,
@@ -443,7 +435,8 @@ pub fn build_layer(
         generate_seconds,
         work_bytes,
     };
-    let layer = Layer::from_parts(n, bytes, open_bounds).expect("one bound pair per open board");
+    let layer =
+        Layer::try_from_parts(n, bytes, open_bounds)?.expect("one bound pair per open board");
     Ok((layer, report))
 }
 

@@ -271,16 +271,28 @@ impl Layer {
     /// assert!(Layer::from_parts(1, vec![0; 11], vec![]).is_none());
     /// ```
     pub fn from_parts(n: usize, bytes: Vec<u8>, open_bounds: Vec<[u8; 2]>) -> Option<Layer> {
+        Layer::try_from_parts(n, bytes, open_bounds).ok().flatten()
+    }
+
+    /// [`Layer::from_parts`], with [`DbError::OutOfMemory`] when there is no
+    /// room for the ranks of the open boards.
+    pub(crate) fn try_from_parts(
+        n: usize,
+        bytes: Vec<u8>,
+        open_bounds: Vec<[u8; 2]>,
+    ) -> Result<Option<Layer>, DbError> {
         if bytes.len() as u64 != layer_size(n) {
-            return None;
+            return Ok(None);
         }
-        let open_ranks = open_ranks_of(&bytes, open_bounds.len()).ok()?;
-        Some(Layer {
+        let Some(open_ranks) = open_ranks_of(&bytes, open_bounds.len(), n)? else {
+            return Ok(None);
+        };
+        Ok(Some(Layer {
             n,
             bytes,
             open_ranks,
             open_bounds,
-        })
+        }))
     }
 
     /// A layer with no open board from its value bytes (see [`Layer::from_parts`]).
@@ -519,8 +531,8 @@ impl Layer {
         if crc32fast::hash(open_bounds.as_flattened()) != bcrc {
             return Err(DbError::DataChecksum { path: p() });
         }
-        let open_ranks = open_ranks_of(&bytes, open_bounds.len())
-            .map_err(|()| DbError::DataChecksum { path: p() })?;
+        let open_ranks = open_ranks_of(&bytes, open_bounds.len(), n)?
+            .ok_or_else(|| DbError::DataChecksum { path: p() })?;
         Ok(Layer {
             n,
             bytes,
@@ -530,19 +542,18 @@ impl Layer {
     }
 }
 
-/// The ranks of the value bytes with bit 7 set, which must number `expected`.
-fn open_ranks_of(bytes: &[u8], expected: usize) -> Result<Vec<u64>, ()> {
-    let mut ranks = Vec::new();
-    ranks.try_reserve_exact(expected).map_err(|_| ())?;
+/// The ranks of the value bytes with bit 7 set: `None` unless they number
+/// `expected`; [`DbError::OutOfMemory`] when there is no room for them.
+fn open_ranks_of(bytes: &[u8], expected: usize, n: usize) -> Result<Option<Vec<u64>>, DbError> {
+    let mut ranks = try_vec(
+        expected,
+        &format!("the ranks of the open boards of layer {n}"),
+    )?;
     for (r, _) in bytes.iter().enumerate().filter(|(_, &b)| decode_flag(b)) {
         if ranks.len() == expected {
-            return Err(());
+            return Ok(None);
         }
         ranks.push(r as u64);
     }
-    if ranks.len() == expected {
-        Ok(ranks)
-    } else {
-        Err(())
-    }
+    Ok((ranks.len() == expected).then_some(ranks))
 }
