@@ -329,6 +329,11 @@ typedef enum ayo_result {
    * from them), none is left half-written.
    */
   AYO_RESULT_DATABASE_OUT_OF_MEMORY = 114,
+  /**
+   * The game is played by other rules than the databases were built for
+   * (the target does not count); `ayo_database_last_error` names both.
+   */
+  AYO_RESULT_DATABASE_RULES_MISMATCH = 115,
 } ayo_result;
 
 /**
@@ -921,7 +926,8 @@ const char *ayo_kernel(void);
 
 /**
  * Writes the detail of the last failed `ayo_database_open`,
- * `ayo_database_open_up_to`, `ayo_database_build` or `ayo_database_verify`
+ * `ayo_database_open_up_to`, `ayo_database_build`, `ayo_database_verify` or
+ * `ayo_database_bounds`
  * called on this thread (which file, and what is wrong with it) into `buf`;
  * the empty string when the last of them on this thread succeeded or none
  * was called. Text out-parameter convention as for `ayo_result_message`.
@@ -1083,6 +1089,34 @@ enum ayo_result ayo_database_verify(const struct ayo_database *database,
                                     uint32_t threads,
                                     uint64_t *checked,
                                     uint64_t *failed);
+
+/**
+ * The bounds of the current position of `game` under every scoring of
+ * play that never ends (`ayo_solve::Database::bounds`), for the player to
+ * move: `*lo` is what they can force by play that ends (endless play
+ * counted as their worst), `*hi` what the opponent can hold them to
+ * (endless play counted as their best), in seeds still to capture minus the
+ * opponent's; the stores do not count. `lo == hi` means the databases'
+ * value is exact whatever endless play is worth. Writes `*held` = 1 when
+ * the databases hold the board, else 0 (its seeds are at most
+ * `ayo_database_max_seeds`); `*lo` and `*hi` only when they do.
+ *
+ * `AYO_RESULT_DATABASE_RULES_MISMATCH` when the game's rules are not the
+ * databases' (the target does not count), with the detail in
+ * `ayo_database_last_error`; nothing is written then.
+ *
+ * Thread safety: reads `database` and `game`; may run concurrently with
+ * any other call on them except their `_free` and calls that change `game`.
+ *
+ * # Safety
+ * `database` and `game` NULL or live; `held`, `lo` and `hi` NULL or valid
+ * for a write.
+ */
+enum ayo_result ayo_database_bounds(const struct ayo_database *database,
+                                    const struct ayo_game *game,
+                                    uint8_t *held,
+                                    int32_t *lo,
+                                    int32_t *hi);
 
 /**
  * Makes a `perfect` player over `database`: for each move it reads the

@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -495,6 +496,18 @@ class Database {
     Verified v{0, 0};
     detail::check_database(ayo_database_verify(get(), threads, &v.checked, &v.failed));
     return v;
+  }
+
+  /** The bounds (lo, hi) of the current position of `game` under every
+   *  scoring of endless play, for the player to move (ayo_database_bounds);
+   *  none when the databases do not hold the board. */
+  std::optional<std::pair<int32_t, int32_t>> bounds(const Game &game) const {
+    uint8_t held = 0;
+    int32_t lo = 0;
+    int32_t hi = 0;
+    detail::check_database(ayo_database_bounds(get(), game.get(), &held, &lo, &hi));
+    if (!held) return std::nullopt;
+    return std::make_pair(lo, hi);
   }
 
   /** The C handle, still owned by this object. */

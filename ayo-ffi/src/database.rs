@@ -15,6 +15,7 @@ use ayo_solve::perfect::{Perfect, Source};
 use ayo_solve::threads::{run_on_threads, PoolError};
 use ayo_solve::Database;
 
+use crate::game::ayo_game;
 use crate::player::{ayo_player, budget, BudgetKindArg};
 use crate::result::ayo_result;
 use crate::rules::ayo_rules;
@@ -70,7 +71,8 @@ fn guard_database(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
 }
 
 /// Writes the detail of the last failed `ayo_database_open`,
-/// `ayo_database_open_up_to`, `ayo_database_build` or `ayo_database_verify`
+/// `ayo_database_open_up_to`, `ayo_database_build`, `ayo_database_verify` or
+/// `ayo_database_bounds`
 /// called on this thread (which file, and what is wrong with it) into `buf`;
 /// the empty string when the last of them on this thread succeeded or none
 /// was called. Text out-parameter convention as for `ayo_result_message`.
@@ -369,6 +371,68 @@ pub unsafe extern "C" fn ayo_database_verify(
         unsafe {
             out(checked, report.checked);
             out(failed, report.failed);
+        }
+        Ok(())
+    })
+}
+
+/// The bounds of the current position of `game` under every scoring of
+/// play that never ends (`ayo_solve::Database::bounds`), for the player to
+/// move: `*lo` is what they can force by play that ends (endless play
+/// counted as their worst), `*hi` what the opponent can hold them to
+/// (endless play counted as their best), in seeds still to capture minus the
+/// opponent's; the stores do not count. `lo == hi` means the databases'
+/// value is exact whatever endless play is worth. Writes `*held` = 1 when
+/// the databases hold the board, else 0 (its seeds are at most
+/// `ayo_database_max_seeds`); `*lo` and `*hi` only when they do.
+///
+/// `AYO_RESULT_DATABASE_RULES_MISMATCH` when the game's rules are not the
+/// databases' (the target does not count), with the detail in
+/// `ayo_database_last_error`; nothing is written then.
+///
+/// Thread safety: reads `database` and `game`; may run concurrently with
+/// any other call on them except their `_free` and calls that change `game`.
+///
+/// # Safety
+/// `database` and `game` NULL or live; `held`, `lo` and `hi` NULL or valid
+/// for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_database_bounds(
+    database: *const ayo_database,
+    game: *const ayo_game,
+    held: *mut u8,
+    lo: *mut i32,
+    hi: *mut i32,
+) -> ayo_result {
+    guard_database(|| {
+        // SAFETY: NULL or live, by the caller's contract.
+        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
+        // SAFETY: NULL or live, by the caller's contract.
+        let g = unsafe { game.as_ref() }
+            .map(ayo_game::core)
+            .ok_or_else(|| Fail::null("game"))?;
+        need(held, "held")?;
+        need(lo, "lo")?;
+        need(hi, "hi")?;
+        let same = ayo_solve::solve_rules(g.rules()).is_ok_and(|r| r == *d.db.rules());
+        if !same {
+            return Err(Fail::new(
+                ayo_result::DatabaseRulesMismatch,
+                format!(
+                    "the game is played by `{}`, these databases are for `{}`",
+                    g.rules(),
+                    d.db.key()
+                ),
+            ));
+        }
+        let bounds = d.db.bounds(g.position());
+        // SAFETY: held, lo and hi non-NULL; valid by the caller's contract.
+        unsafe {
+            out(held, u8::from(bounds.is_some()));
+            if let Some((l, h)) = bounds {
+                out(lo, l);
+                out(hi, h);
+            }
         }
         Ok(())
     })

@@ -89,6 +89,7 @@ pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
             ayo_result::DatabaseIo => c"AYO_RESULT_DATABASE_IO",
             ayo_result::DatabaseOutOfMemory => c"AYO_RESULT_DATABASE_OUT_OF_MEMORY",
             ayo_result::PlayerOutOfMemory => c"AYO_RESULT_PLAYER_OUT_OF_MEMORY",
+            ayo_result::DatabaseRulesMismatch => c"AYO_RESULT_DATABASE_RULES_MISMATCH",
         },
     };
     name.as_ptr()

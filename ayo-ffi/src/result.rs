@@ -107,11 +107,14 @@ pub enum ayo_result {
     /// made; layer files already finished are kept (a later build resumes
     /// from them), none is left half-written.
     DatabaseOutOfMemory = 114,
+    /// The game is played by other rules than the databases were built for
+    /// (the target does not count); `ayo_database_last_error` names both.
+    DatabaseRulesMismatch = 115,
 }
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 35] = [
+    pub(crate) const ALL: [ayo_result; 36] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -147,6 +150,7 @@ impl ayo_result {
         ayo_result::DatabaseDamaged,
         ayo_result::DatabaseIo,
         ayo_result::DatabaseOutOfMemory,
+        ayo_result::DatabaseRulesMismatch,
     ];
 
     /// The code with number `code`, if there is one.
@@ -204,6 +208,9 @@ impl ayo_result {
                 "out of memory while building or loading the endgame databases"
             }
             ayo_result::PlayerOutOfMemory => "out of memory for a player's search tables",
+            ayo_result::DatabaseRulesMismatch => {
+                "the game's rules are not those of the endgame databases"
+            }
         }
     }
 }

@@ -42,8 +42,12 @@ pub(crate) struct PyLayerReport {
     inner_moves: u64,
     /// Passes of the fixpoint iteration (0 when reused).
     passes: u32,
-    /// Boards whose value depends on play that never ends.
+    /// Boards whose value depends on play that never ends inside the layer
+    /// (scored by the convention).
     cycle_scored: u64,
+    /// Boards whose value depends on how endless play is scored, in the
+    /// layer or below (bounds `lo < hi`).
+    convention_dependent: u64,
     /// Wall-clock seconds for the layer (building, or reading the file).
     seconds: f64,
 }
@@ -58,6 +62,7 @@ impl From<&LayerReport> for PyLayerReport {
             inner_moves: r.inner_edges,
             passes: r.passes,
             cycle_scored: r.cycle_scored,
+            convention_dependent: r.convention_dependent,
             seconds: r.seconds,
         }
     }
@@ -67,12 +72,13 @@ impl From<&LayerReport> for PyLayerReport {
 impl PyLayerReport {
     fn __repr__(&self) -> String {
         format!(
-            "LayerReport(n={}, positions={}, reused={}, passes={}, cycle_scored={}, seconds={:.3})",
+            "LayerReport(n={}, positions={}, reused={}, passes={}, cycle_scored={}, convention_dependent={}, seconds={:.3})",
             self.n,
             self.positions,
             if self.reused { "True" } else { "False" },
             self.passes,
             self.cycle_scored,
+            self.convention_dependent,
             self.seconds
         )
     }
@@ -87,6 +93,9 @@ pub(crate) struct PyVerifyReport {
     exact: u64,
     /// Boards scored by the cycle convention, checked against their bounds.
     cycle_scored: u64,
+    /// Boards whose bounds differ (`lo < hi`); every board's bounds are
+    /// checked against its children's.
+    convention_dependent: u64,
     /// Boards that failed.
     failed: u64,
     /// The first failures: `(layer, rank, stored value, expected)`.
@@ -105,8 +114,8 @@ impl PyVerifyReport {
 
     fn __repr__(&self) -> String {
         format!(
-            "VerifyReport(checked={}, exact={}, cycle_scored={}, failed={})",
-            self.checked, self.exact, self.cycle_scored, self.failed
+            "VerifyReport(checked={}, exact={}, cycle_scored={}, convention_dependent={}, failed={})",
+            self.checked, self.exact, self.cycle_scored, self.convention_dependent, self.failed
         )
     }
 }
@@ -117,6 +126,7 @@ impl PyVerifyReport {
             checked: r.checked,
             exact: r.exact,
             cycle_scored: r.cycle_scored,
+            convention_dependent: r.convention_dependent,
             failed: r.failed,
             failures: r.failures,
             seconds,
@@ -437,6 +447,31 @@ impl PyDatabase {
             solver.value(&pos)
         })
         .map_err(errors::database)
+    }
+
+    /// `(lo, hi)` of `position` (an `ayo.Game`'s current position or a
+    /// position record) for the player to move, under every scoring of play
+    /// that never ends: `lo` is what they can force by play that ends
+    /// (endless play counted as their worst), `hi` what the opponent can hold
+    /// them to (endless play counted as their best), in seeds still to
+    /// capture minus the opponent's (the stores do not count). `lo == hi`:
+    /// `value` is exact whatever endless play is worth. Raises
+    /// `DatabaseError` (reason "not_held") when the board has more seeds than
+    /// the layers held.
+    fn bounds(&self, position: &Bound<'_, PyAny>) -> PyResult<(i32, i32)> {
+        let pos = self.position_of(position)?;
+        self.db.bounds(&pos).ok_or_else(|| {
+            errors::database_kind(
+                position.py(),
+                "not_held",
+                None,
+                format!(
+                    "the board holds {} seeds; these databases hold up to {}",
+                    pos.board_seeds(),
+                    self.db.max_seeds()
+                ),
+            )
+        })
     }
 
     /// The exact value (as for `value`) of every legal move of `position`:

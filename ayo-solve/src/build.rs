@@ -9,38 +9,47 @@
 //! Captures lead to lower layers, already final; non-capturing moves stay in
 //! layer `n`, whose boards form a graph with cycles.
 //!
-//! Inside the layer two bounds are iterated to their fixpoint:
-//! `lo(p) = max(fixed(p), max_c −hi(c))` and `hi(p) = max(fixed(p), max_c −lo(c))`
-//! from `lo = −n`, `hi = +n`, where `fixed(p)` is the best capturing move (or
-//! the stuck value). `lo` is what the mover can force by play that ends
-//! (counting play that never ends as the worst for the mover), `hi` what the
-//! opponent can hold the mover to by play that ends. Both are monotone, so
-//! Gauss–Seidel order, and the threads' concurrent updates, reach the same
-//! fixpoint as plain Jacobi passes; a pass in which nothing changes ends it.
+//! Inside the layer two pairs of bounds are iterated to their fixpoint,
+//! from `−n` and `+n`:
 //!
-//! * `lo(p) = hi(p)`: the value does not depend on how play that never ends
-//!   would be scored; it is stored as is, and every value of every fixpoint
-//!   of the equations agrees with it.
-//! * `lo(p) < hi(p)`: the value depends on play that never ends. The board
-//!   is scored by the convention "each player takes the seeds on their own
-//!   side" (the mover's row minus the opponent's), clamped to `[lo, hi]` so
-//!   that neither player gets less than they can force by play that ends, and
-//!   flagged (bit 7 of its byte). The build reports how many per layer.
+//! * **The convention's pair** `clo`, `chi`, with the lower layers read at
+//!   their stored values: `clo(p) = max(fixed(p), max_c −chi(c))` and
+//!   `chi(p) = max(fixed(p), max_c −clo(c))`, `fixed(p)` the best capturing
+//!   move (or the stuck value). Where they agree that is the stored value;
+//!   where they differ the board is scored by the convention "each player
+//!   takes the seeds on their own side" (the mover's row minus the
+//!   opponent's), clamped to `[clo, chi]`, and counted as *cycle-scored*.
+//! * **The absolute pair** `lo`, `hi`, with the lower layers read at their
+//!   bounds: a capture into child `c` is worth `gain − hi(c)` to `lo` and
+//!   `gain − lo(c)` to `hi`. `lo` is what the mover can force by play that
+//!   ends (endless play, in this layer or any below, counted as the worst for
+//!   the mover), `hi` what the opponent can hold the mover to (endless play
+//!   counted as the mover's best). Every scoring of endless play gives a
+//!   value in `[lo, hi]`, the convention's included (`lo ≤ clo ≤ chi ≤ hi`).
 //!
-//! Every unflagged value then satisfies the max equation exactly against the
-//! stored values of its children (the stored values of flagged boards lie
-//! within their bounds, and the max equation is monotone); [`Database::verify`]
-//! re-checks that for every board.
+//! All four are monotone, so Gauss–Seidel order, and the threads' concurrent
+//! updates, reach the same fixpoint as plain Jacobi passes; a pass in which
+//! nothing changes ends it. A board is *open* when `lo < hi`: its value
+//! depends on how endless play is scored. Open boards are flagged (bit 7 of
+//! the value byte) and their `lo`, `hi` kept (see [`crate::db`]); a closed
+//! board's value is exact whatever endless play is worth.
+//!
+//! Every value that is not cycle-scored satisfies the max equation exactly
+//! against the stored values of its children, and `lo`, `hi` satisfy theirs
+//! against the children's bounds; [`Database::verify`] re-checks both for
+//! every board.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI8, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use ayo_core::{Rules, PITS};
+use ayo_core::{Position, Rules, PITS};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::db::{encode, try_copy, try_filled, try_vec, DbError, Layer};
+use crate::db::{
+    encode, encode_bounds, try_copy, try_filled, try_reserve, try_vec, DbError, Layer,
+};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
 use crate::{child_view, own_side_split, seeds, solve_rules, south_position, stuck_value};
 
@@ -62,8 +71,12 @@ pub struct LayerReport {
     pub inner_edges: u64,
     /// Passes of the fixpoint iteration (the last one changes nothing).
     pub passes: u32,
-    /// Boards whose value depends on play that never ends (scored by the convention).
+    /// Boards whose value depends on play that never ends inside this layer
+    /// (scored by the convention).
     pub cycle_scored: u64,
+    /// Boards whose value depends on how endless play is scored, in this
+    /// layer or below (`lo < hi`; includes the cycle-scored ones).
+    pub convention_dependent: u64,
     /// Wall-clock seconds for the whole layer.
     pub seconds: f64,
     /// Seconds spent generating moves (the first pass).
@@ -79,8 +92,10 @@ pub struct VerifyReport {
     pub checked: u64,
     /// Boards checked exactly against the max over their children.
     pub exact: u64,
-    /// Flagged boards checked against their bounds.
+    /// Cycle-scored boards checked against their bounds.
     pub cycle_scored: u64,
+    /// Boards whose bounds differ (`lo < hi`), each checked against its children's.
+    pub convention_dependent: u64,
     /// Boards that failed (the first few are in `failures`).
     pub failed: u64,
     /// `(layer, rank, stored, expected)` of the first failures.
@@ -107,53 +122,83 @@ struct ChunkGraph {
     start: u64,
     /// Local index of each board with inner edges.
     idx: Vec<u32>,
-    /// Best capturing move's value (`i8::MIN` when none).
-    fixed: Vec<i8>,
+    /// Best capturing move's value for each system ([`Bounds`]), `i8::MIN` when none.
+    fixed: Vec<[i8; 3]>,
     /// Edge offsets, `idx.len() + 1` of them.
     offs: Vec<u32>,
     /// Ranks of the children inside the layer.
     edges: Vec<u32>,
-    /// Entries whose bounds still differ.
+    /// Entries whose bounds still differ (in either system).
     active: Vec<u32>,
+}
+
+/// The two pairs of bounds iterated in a layer, one byte a board each.
+///
+/// * `clo`/`chi`: the convention's system, lower layers read at their stored
+///   values (which fixes the convention's value of every board).
+/// * `lo`/`hi`: the absolute bounds, lower layers read at their bounds (`lo`
+///   of a board uses `hi` of its children and the other way round), so they
+///   hold under every scoring of endless play anywhere below.
+struct Bounds {
+    clo: Vec<AtomicI8>,
+    chi: Vec<AtomicI8>,
+    lo: Vec<AtomicI8>,
+    hi: Vec<AtomicI8>,
+}
+
+impl Bounds {
+    fn set(&self, r: usize, [c, l, h]: [i8; 3]) {
+        self.clo[r].store(c, Relaxed);
+        self.chi[r].store(c, Relaxed);
+        self.lo[r].store(l, Relaxed);
+        self.hi[r].store(h, Relaxed);
+    }
+}
+
+/// One bound's update: the max over the fixed option and the children's
+/// negated opposite bounds, never moving back (`keep` merges with the old).
+#[inline]
+fn raise(bound: &AtomicI8, new: i8, keep: fn(i8, i8) -> i8, changes: &mut u64) -> i8 {
+    let old = bound.load(Relaxed);
+    let new = keep(new, old);
+    if new != old {
+        bound.store(new, Relaxed);
+        *changes += 1;
+    }
+    new
 }
 
 impl ChunkGraph {
     fn bytes(&self) -> u64 {
         (self.idx.capacity() * 4
-            + self.fixed.capacity()
+            + self.fixed.capacity() * 3
             + self.offs.capacity() * 4
             + self.edges.capacity() * 4
             + self.active.capacity() * 4) as u64
     }
 
     /// One Gauss–Seidel sweep over the active entries; returns the changes.
-    fn relax(&mut self, lo: &[AtomicI8], hi: &[AtomicI8]) -> u64 {
+    fn relax(&mut self, b: &Bounds) -> u64 {
         let mut changes = 0u64;
         let (idx, fixed, offs, edges, start) =
             (&self.idx, &self.fixed, &self.offs, &self.edges, self.start);
         self.active.retain(|&e| {
             let e = e as usize;
             let r = start as usize + idx[e] as usize;
-            let mut nlo = fixed[e];
-            let mut nhi = fixed[e];
+            let [fc, fl, fh] = fixed[e];
+            let (mut nclo, mut nchi, mut nlo, mut nhi) = (fc, fc, fl, fh);
             for &c in &edges[offs[e] as usize..offs[e + 1] as usize] {
                 let c = c as usize;
-                nlo = nlo.max(-hi[c].load(Relaxed));
-                nhi = nhi.max(-lo[c].load(Relaxed));
+                nclo = nclo.max(-b.chi[c].load(Relaxed));
+                nchi = nchi.max(-b.clo[c].load(Relaxed));
+                nlo = nlo.max(-b.hi[c].load(Relaxed));
+                nhi = nhi.max(-b.lo[c].load(Relaxed));
             }
-            let olo = lo[r].load(Relaxed);
-            let ohi = hi[r].load(Relaxed);
-            let nlo = nlo.max(olo);
-            let nhi = nhi.min(ohi);
-            if nlo != olo {
-                lo[r].store(nlo, Relaxed);
-                changes += 1;
-            }
-            if nhi != ohi {
-                hi[r].store(nhi, Relaxed);
-                changes += 1;
-            }
-            nlo < nhi
+            let clo = raise(&b.clo[r], nclo, i8::max, &mut changes);
+            let chi = raise(&b.chi[r], nchi, i8::min, &mut changes);
+            let lo = raise(&b.lo[r], nlo, i8::max, &mut changes);
+            let hi = raise(&b.hi[r], nhi, i8::min, &mut changes);
+            clo < chi || lo < hi
         });
         changes
     }
@@ -215,16 +260,19 @@ pub fn build_layer(
     let size = layer_size(n);
     let len_total = layer_len(n)?;
     let ni = n as i8;
-    let lo: Vec<AtomicI8> = try_par_filled(
-        len_total,
-        || AtomicI8::new(-ni),
-        &format!("the lower bounds of layer {n}"),
-    )?;
-    let hi: Vec<AtomicI8> = try_par_filled(
-        len_total,
-        || AtomicI8::new(ni),
-        &format!("the upper bounds of layer {n}"),
-    )?;
+    let bounds_array = |start: i8, what: &str| {
+        try_par_filled(
+            len_total,
+            || AtomicI8::new(start),
+            &format!("the {what} of layer {n}"),
+        )
+    };
+    let bounds = Bounds {
+        clo: bounds_array(-ni, "lower bounds")?,
+        chi: bounds_array(ni, "upper bounds")?,
+        lo: bounds_array(-ni, "absolute lower bounds")?,
+        hi: bounds_array(ni, "absolute upper bounds")?,
+    };
     let pb = bar(size, quiet, format!("layer {n}"));
     let stuck = AtomicU64::new(0);
     let nchunks = size.div_ceil(CHUNK as u64);
@@ -238,7 +286,7 @@ pub fn build_layer(
             // per pit of the mover's row), copied to exact sizes at the end.
             let what = graph_what.as_str();
             let mut idx: Vec<u32> = try_vec(len, what)?;
-            let mut fixed_of: Vec<i8> = try_vec(len, what)?;
+            let mut fixed_of: Vec<[i8; 3]> = try_vec(len, what)?;
             let mut offs: Vec<u32> = try_vec(len + 1, what)?;
             let mut edges: Vec<u32> = try_vec(len * (PITS / 2), what)?;
             offs.push(0);
@@ -251,12 +299,12 @@ pub fn build_layer(
                 let children = south_position(&board).children(rules);
                 if children.is_empty() {
                     let v = stuck_value(rules, &board) as i8;
-                    lo[r].store(v, Relaxed);
-                    hi[r].store(v, Relaxed);
+                    bounds.set(r, [v; 3]);
                     nstuck += 1;
                     continue;
                 }
-                let mut fixed = i8::MIN;
+                // The best capture for the convention, for `lo` and for `hi`.
+                let mut fixed = [i8::MIN; 3];
                 let before = edges.len();
                 for (_, child) in &children {
                     let (gain, nb) = child_view(child);
@@ -264,16 +312,24 @@ pub fn build_layer(
                     if k == n {
                         edges.push(rank(&nb) as u32);
                     } else {
-                        let v = gain - i32::from(lower[k].value(rank(&nb)));
-                        fixed = fixed.max(v as i8);
+                        let (v, lo, hi) = lower[k].entry(rank(&nb));
+                        let gain = gain as i8;
+                        fixed[0] = fixed[0].max(gain - v);
+                        fixed[1] = fixed[1].max(gain - hi);
+                        fixed[2] = fixed[2].max(gain - lo);
                     }
                 }
                 if edges.len() == before {
-                    lo[r].store(fixed, Relaxed);
-                    hi[r].store(fixed, Relaxed);
+                    bounds.clo[r].store(fixed[0], Relaxed);
+                    bounds.chi[r].store(fixed[0], Relaxed);
+                    bounds.lo[r].store(fixed[1], Relaxed);
+                    bounds.hi[r].store(fixed[2], Relaxed);
                 } else {
-                    if fixed > -ni {
-                        lo[r].store(fixed, Relaxed);
+                    if fixed[0] > -ni {
+                        bounds.clo[r].store(fixed[0], Relaxed);
+                    }
+                    if fixed[1] > -ni {
+                        bounds.lo[r].store(fixed[1], Relaxed);
                     }
                     idx.push(local as u32);
                     fixed_of.push(fixed);
@@ -306,11 +362,11 @@ pub fn build_layer(
     };
     let generate_seconds = t0.elapsed().as_secs_f64();
     let inner_edges: u64 = graphs.iter().map(|g| g.edges.len() as u64).sum();
-    let work_bytes = graphs.iter().map(ChunkGraph::bytes).sum::<u64>() + 2 * size;
+    let work_bytes = graphs.iter().map(ChunkGraph::bytes).sum::<u64>() + 4 * size;
     let mut passes = 0u32;
     loop {
         passes += 1;
-        let changes: u64 = graphs.par_iter_mut().map(|g| g.relax(&lo, &hi)).sum();
+        let changes: u64 = graphs.par_iter_mut().map(|g| g.relax(&bounds)).sum();
         let active: u64 = graphs.iter().map(|g| g.active.len() as u64).sum();
         pb.set_message(format!("pass {passes}: {changes} changes, {active} open"));
         if changes == 0 {
@@ -326,28 +382,46 @@ pub fn build_layer(
         }
     };
     let cycle = AtomicU64::new(0);
-    bytes
+    let opens: Result<Vec<Vec<[u8; 2]>>, DbError> = bytes
         .par_chunks_mut(CHUNK)
         .enumerate()
-        .for_each(|(ci, out)| {
+        .map(|(ci, out)| {
             let start = ci * CHUNK;
             let mut walker = BoardWalker::new(n, start as u64);
             let mut flagged = 0u64;
+            let mut open = Vec::new();
             for (i, b) in out.iter_mut().enumerate() {
                 let r = start + i;
-                let (l, h) = (lo[r].load(Relaxed), hi[r].load(Relaxed));
-                *b = if l == h {
-                    encode(l, false)
+                let (cl, ch) = (bounds.clo[r].load(Relaxed), bounds.chi[r].load(Relaxed));
+                let (l, h) = (bounds.lo[r].load(Relaxed), bounds.hi[r].load(Relaxed));
+                // The convention's bounds lie within the absolute ones.
+                debug_assert!(l <= cl && ch <= h, "layer {n} rank {r}");
+                let value = if cl == ch {
+                    cl
                 } else {
                     flagged += 1;
-                    let split = own_side_split(walker.board()).clamp(i32::from(l), i32::from(h));
-                    encode(split as i8, true)
+                    own_side_split(walker.board()).clamp(i32::from(cl), i32::from(ch)) as i8
                 };
+                *b = encode(value, l < h);
+                if l < h {
+                    try_reserve(&mut open, 1, &format!("the bounds of layer {n}"))?;
+                    open.push(encode_bounds(l, h, cl < ch));
+                }
                 walker.advance();
             }
             cycle.fetch_add(flagged, Relaxed);
-        });
+            Ok(open)
+        })
+        .collect();
+    drop(bounds);
     pb.finish_and_clear();
+    let parts = opens?;
+    let total: usize = parts.iter().map(Vec::len).sum();
+    let mut open_bounds = try_vec(total, &format!("the bounds of layer {n}"))?;
+    for p in parts {
+        open_bounds.extend_from_slice(&p);
+    }
+    let convention_dependent = open_bounds.len() as u64;
     let report = LayerReport {
         n,
         positions: size,
@@ -356,11 +430,14 @@ pub fn build_layer(
         inner_edges,
         passes,
         cycle_scored: cycle.into_inner(),
+        convention_dependent,
         seconds: t0.elapsed().as_secs_f64(),
         generate_seconds,
         work_bytes,
     };
-    Ok((Layer::from_bytes(n, bytes).expect("layer size"), report))
+    let layer =
+        Layer::try_from_parts(n, bytes, open_bounds)?.expect("one bound pair per open board");
+    Ok((layer, report))
 }
 
 /// The file of layer `n` for the rules whose record is `key`, in `dir`.
@@ -411,11 +488,6 @@ impl Database {
                 let t0 = Instant::now();
                 match Layer::load(p, &key, n) {
                     Ok(layer) => {
-                        let cycle_scored = layer
-                            .bytes()
-                            .iter()
-                            .filter(|&&b| crate::db::decode_cycle(b))
-                            .count();
                         reports.push(LayerReport {
                             n,
                             positions: layer.len() as u64,
@@ -423,7 +495,8 @@ impl Database {
                             stuck: 0,
                             inner_edges: 0,
                             passes: 0,
-                            cycle_scored: cycle_scored as u64,
+                            cycle_scored: layer.cycle_count() as u64,
+                            convention_dependent: layer.open_count() as u64,
                             seconds: t0.elapsed().as_secs_f64(),
                             generate_seconds: 0.0,
                             work_bytes: 0,
@@ -542,19 +615,56 @@ impl Database {
         Some(i32::from(layer.value(rank(board))))
     }
 
-    /// The value of `board` (South to move) and whether it was scored by the
-    /// cycle convention, if its layer is held.
+    /// The convention's value of `board` (South to move) and whether it
+    /// depends on how endless play is scored (its bounds differ, through
+    /// play in its layer or below), if its layer is held.
     #[inline]
     pub fn board_entry(&self, board: &[u8; PITS]) -> Option<(i32, bool)> {
         let layer = self.layers.get(seeds(board))?;
-        let r = rank(board);
-        Some((i32::from(layer.value(r)), layer.cycle(r)))
+        let (v, lo, hi) = layer.entry(rank(board));
+        Some((i32::from(v), lo < hi))
     }
 
-    /// Re-checks every stored value against its successors: unflagged boards
-    /// must equal the max over their children exactly; flagged boards must be
-    /// at least every child value that does not depend on endless play, and
-    /// have a flagged child in their layer (else they could not be open).
+    /// `(lo, hi)` of `board` (South to move), if its layer is held: what the
+    /// mover can force by play that ends, endless play counted as their
+    /// worst, and what the opponent can hold them to, endless play counted as
+    /// the mover's best, through every lower layer. Every scoring of endless
+    /// play gives a value in `lo..=hi`; `lo == hi` is exact whatever it is.
+    #[inline]
+    pub fn board_bounds(&self, board: &[u8; PITS]) -> Option<(i32, i32)> {
+        let layer = self.layers.get(seeds(board))?;
+        let (lo, hi) = layer.bounds(rank(board));
+        Some((i32::from(lo), i32::from(hi)))
+    }
+
+    /// [`Database::board_bounds`] of `pos` for its player to move (the
+    /// stores do not count), if its layer is held.
+    ///
+    /// ```
+    /// use ayo_core::{record, Rules};
+    /// use ayo_solve::Database;
+    /// let rules: Rules = "ayoayo[capturing_seed_taken=false]".parse()?;
+    /// let db = Database::build(&rules, 5, None, true)?.0;
+    /// let (_, pos) = record::parse_position(
+    ///     "ayoayo[capturing_seed_taken=false] 1,0,0,1,0,0/0,1,0,1,0,1 22-21 s 0 0",
+    /// )?;
+    /// // +1 by the convention, but anything from -1 to +3 depending on how
+    /// // endless play (below, in layer 4) is scored.
+    /// assert_eq!(db.board_value(&pos.normalized().board()), Some(1));
+    /// assert_eq!(db.bounds(&pos), Some((-1, 3)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bounds(&self, pos: &Position) -> Option<(i32, i32)> {
+        self.board_bounds(&pos.normalized().board())
+    }
+
+    /// Re-checks every stored value and bound against its successors:
+    /// `lo` and `hi` must equal the max over the children of the gain minus
+    /// the child's `hi` and `lo`, and hold the value between them; unflagged
+    /// (not cycle-scored) values must equal the max over their children
+    /// exactly; cycle-scored values must be at least every child value that
+    /// does not depend on endless play inside the layer, and have a
+    /// cycle-scored child in their layer (else they could not be open).
     pub fn verify(&self, quiet: bool) -> VerifyReport {
         self.verify_from(0, quiet)
     }
@@ -568,6 +678,7 @@ impl Database {
             report.checked += r.checked;
             report.exact += r.exact;
             report.cycle_scored += r.cycle_scored;
+            report.convention_dependent += r.convention_dependent;
             report.failed += r.failed;
             report.failures.extend(r.failures.into_iter().take(10));
         }
@@ -590,22 +701,28 @@ impl Database {
                 for r in start..end {
                     let board = *walker.board();
                     walker.advance();
-                    let stored = i32::from(layer.value(r as u64));
+                    let (stored, lo, hi) = layer.entry(r as u64);
+                    let (stored, lo, hi) = (i32::from(stored), i32::from(lo), i32::from(hi));
                     let flagged = layer.cycle(r as u64);
                     let children = south_position(&board).children(rules);
                     let mut best = i32::MIN;
+                    let mut best_lo = i32::MIN;
+                    let mut best_hi = i32::MIN;
                     let mut best_settled = i32::MIN;
                     let mut open_child = false;
                     if children.is_empty() {
                         best = stuck_value(rules, &board);
-                        best_settled = best;
+                        (best_lo, best_hi, best_settled) = (best, best, best);
                     }
                     for (_, child) in &children {
                         let (gain, nb) = child_view(child);
                         let l = &self.layers[seeds(&nb)];
                         let cr = rank(&nb);
-                        let v = gain - i32::from(l.value(cr));
+                        let (cv, clo, chi) = l.entry(cr);
+                        let v = gain - i32::from(cv);
                         best = best.max(v);
+                        best_lo = best_lo.max(gain - i32::from(chi));
+                        best_hi = best_hi.max(gain - i32::from(clo));
                         if seeds(&nb) < n || !l.cycle(cr) {
                             best_settled = best_settled.max(v);
                         } else {
@@ -613,17 +730,27 @@ impl Database {
                         }
                     }
                     rep.checked += 1;
-                    let ok = if flagged {
+                    rep.convention_dependent += u64::from(lo < hi);
+                    let bounds_ok = lo == best_lo
+                        && hi == best_hi
+                        && lo <= stored
+                        && stored <= hi
+                        && (lo < hi) == layer.open(r as u64);
+                    let value_ok = if flagged {
                         rep.cycle_scored += 1;
                         open_child && stored >= best_settled && stored >= -(n as i32)
                     } else {
                         rep.exact += 1;
                         stored == best
                     };
-                    if !ok {
+                    if !(value_ok && bounds_ok) {
                         rep.failed += 1;
                         if rep.failures.len() < 10 {
-                            let expected = if flagged {
+                            let expected = if value_ok {
+                                format!(
+                                    "bounds [{best_lo}, {best_hi}] around it (stored [{lo}, {hi}])"
+                                )
+                            } else if flagged {
                                 format!(">= {best_settled} with an open child")
                             } else {
                                 best.to_string()
@@ -639,6 +766,7 @@ impl Database {
                 a.checked += b.checked;
                 a.exact += b.exact;
                 a.cycle_scored += b.cycle_scored;
+                a.convention_dependent += b.convention_dependent;
                 a.failed += b.failed;
                 a.failures.extend(b.failures);
                 a.failures.truncate(10);
@@ -683,18 +811,19 @@ fn ranges(layers: &[usize]) -> String {
 pub fn report_line(r: &LayerReport) -> String {
     if r.reused {
         format!(
-            "layer {:2}: {:>11} positions, reused from file ({:.2} s), {} scored by the cycle convention",
-            r.n, r.positions, r.seconds, r.cycle_scored
+            "layer {:2}: {:>11} positions, reused from file ({:.2} s), {} scored by the cycle convention, {} convention-dependent",
+            r.n, r.positions, r.seconds, r.cycle_scored, r.convention_dependent
         )
     } else {
         format!(
-            "layer {:2}: {:>11} positions, {:>11} inner moves, {:>9} stuck, {:3} passes, {:>9} scored by the cycle convention, {:8.2} s (moves {:.2} s), {:.0} MiB work",
+            "layer {:2}: {:>11} positions, {:>11} inner moves, {:>9} stuck, {:3} passes, {:>9} scored by the cycle convention, {:>9} convention-dependent, {:8.2} s (moves {:.2} s), {:.0} MiB work",
             r.n,
             r.positions,
             r.inner_edges,
             r.stuck,
             r.passes,
             r.cycle_scored,
+            r.convention_dependent,
             r.seconds,
             r.generate_seconds,
             r.work_bytes as f64 / (1 << 20) as f64

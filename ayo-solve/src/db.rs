@@ -9,15 +9,22 @@
 //! | 4 + len | rules record (UTF-8, length first), e.g. `ayoayo[target=none]` |
 //! | 4 | seeds on the board (the layer `n`) |
 //! | 8 | number of positions, `C(n + 11, 11)` |
+//! | 8 | number of open positions (bounds `lo < hi`) |
 //! | 4 | CRC-32 of the values |
+//! | 4 | CRC-32 of the bounds |
 //! | 4 | CRC-32 of every header byte before it |
 //! | count | one byte per position, in rank order (see [`crate::index`]) |
+//! | 2 × open | the bounds of each open position, in rank order |
 //!
-//! Each byte holds the value in its low 7 bits (two's complement, the mover's
-//! future captures minus the opponent's) and, in bit 7, whether the value was
-//! scored by the cycle convention (see `docs/solving.md`). Anything that does
-//! not match — magic, version, rules, layer, count, length or either checksum
-//! — is refused with a [`DbError`]; a file is never read as wrong values.
+//! Each value byte holds the convention's value in its low 7 bits (two's
+//! complement, the mover's future captures minus the opponent's) and, in
+//! bit 7, whether the position is *open*: its bounds under every scoring of
+//! endless play differ (`lo < hi`, see `docs/solving.md`). A closed position
+//! has `lo = hi =` its value, so only the open ones carry bounds: two bytes,
+//! `lo` (bit 7: the value was scored by the cycle convention inside its
+//! layer) and `hi`. Anything that does not match — magic, version, rules,
+//! layer, counts, length or a checksum — is refused with a [`DbError`]; a
+//! file is never read as wrong values.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -28,7 +35,7 @@ use crate::index::layer_size;
 /// The first bytes of every layer file.
 pub const MAGIC: [u8; 8] = *b"AYOSOLV\x1a";
 /// The layout version written and accepted.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Why a layer file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -200,11 +207,16 @@ pub fn try_copy<T: Clone>(items: &[T], what: &str) -> Result<Vec<T>, DbError> {
     Ok(v)
 }
 
-/// The values of every board with `n` seeds, side to move normalised to South.
+/// The values of every board with `n` seeds, side to move normalised to
+/// South, and the bounds of the open ones.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Layer {
     n: usize,
     bytes: Vec<u8>,
+    /// Ranks of the open boards (bit 7 of their byte set), ascending.
+    open_ranks: Vec<u64>,
+    /// Their bounds: `encode(lo, cycle)`, `encode(hi, false)`.
+    open_bounds: Vec<[u8; 2]>,
 }
 
 impl std::fmt::Debug for Layer {
@@ -212,14 +224,15 @@ impl std::fmt::Debug for Layer {
         f.debug_struct("Layer")
             .field("n", &self.n)
             .field("len", &self.bytes.len())
+            .field("open", &self.open_ranks.len())
             .finish()
     }
 }
 
-/// Packs a value (−63..=63) and the cycle flag into one byte.
+/// Packs a value (−63..=63) and a flag into one byte.
 #[inline]
-pub const fn encode(value: i8, cycle: bool) -> u8 {
-    (value as u8 & 0x7F) | ((cycle as u8) << 7)
+pub const fn encode(value: i8, flag: bool) -> u8 {
+    (value as u8 & 0x7F) | ((flag as u8) << 7)
 }
 
 /// The value stored in a byte.
@@ -228,23 +241,63 @@ pub const fn decode_value(byte: u8) -> i8 {
     ((byte << 1) as i8) >> 1
 }
 
-/// Whether a byte's value was scored by the cycle convention.
+/// The flag of a byte (bit 7): in a value byte, whether the board is open;
+/// in a lower bound, whether the value was scored by the cycle convention.
 #[inline]
-pub const fn decode_cycle(byte: u8) -> bool {
+pub const fn decode_flag(byte: u8) -> bool {
     byte & 0x80 != 0
 }
 
+/// The bounds of one open board as stored: `lo` and whether the value was
+/// scored by the cycle convention, and `hi`.
+#[inline]
+pub const fn encode_bounds(lo: i8, hi: i8, cycle: bool) -> [u8; 2] {
+    [encode(lo, cycle), encode(hi, false)]
+}
+
 impl Layer {
-    /// A layer from its encoded bytes (one per rank).
+    /// A layer from its value bytes (one per rank) and the bounds of its open
+    /// boards, in rank order ([`encode_bounds`]): `None` unless there are as
+    /// many bounds as value bytes with bit 7 set and the sizes fit layer `n`.
     ///
     /// ```
-    /// use ayo_solve::db::{encode, Layer};
-    /// let layer = Layer::from_bytes(1, vec![encode(-1, false); 12]).unwrap();
-    /// assert_eq!(layer.value(3), -1);
-    /// assert!(Layer::from_bytes(1, vec![0; 11]).is_none());
+    /// use ayo_solve::db::{encode, encode_bounds, Layer};
+    /// let mut bytes = vec![encode(-1, false); 12];
+    /// bytes[5] = encode(0, true);
+    /// let layer = Layer::from_parts(1, bytes.clone(), vec![encode_bounds(-1, 1, false)]).unwrap();
+    /// assert_eq!((layer.value(3), layer.bounds(3)), (-1, (-1, -1)));
+    /// assert_eq!((layer.value(5), layer.bounds(5)), (0, (-1, 1)));
+    /// assert!(Layer::from_parts(1, bytes, vec![]).is_none());
+    /// assert!(Layer::from_parts(1, vec![0; 11], vec![]).is_none());
     /// ```
+    pub fn from_parts(n: usize, bytes: Vec<u8>, open_bounds: Vec<[u8; 2]>) -> Option<Layer> {
+        Layer::try_from_parts(n, bytes, open_bounds).ok().flatten()
+    }
+
+    /// [`Layer::from_parts`], with [`DbError::OutOfMemory`] when there is no
+    /// room for the ranks of the open boards.
+    pub(crate) fn try_from_parts(
+        n: usize,
+        bytes: Vec<u8>,
+        open_bounds: Vec<[u8; 2]>,
+    ) -> Result<Option<Layer>, DbError> {
+        if bytes.len() as u64 != layer_size(n) {
+            return Ok(None);
+        }
+        let Some(open_ranks) = open_ranks_of(&bytes, open_bounds.len(), n)? else {
+            return Ok(None);
+        };
+        Ok(Some(Layer {
+            n,
+            bytes,
+            open_ranks,
+            open_bounds,
+        }))
+    }
+
+    /// A layer with no open board from its value bytes (see [`Layer::from_parts`]).
     pub fn from_bytes(n: usize, bytes: Vec<u8>) -> Option<Layer> {
-        (bytes.len() as u64 == layer_size(n)).then_some(Layer { n, bytes })
+        Layer::from_parts(n, bytes, Vec::new())
     }
 
     /// The seed count of this layer.
@@ -262,21 +315,79 @@ impl Layer {
         self.bytes.is_empty()
     }
 
-    /// The value of the board with rank `r`.
+    /// The convention's value of the board with rank `r`.
     #[inline]
     pub fn value(&self, r: u64) -> i8 {
         decode_value(self.bytes[r as usize])
     }
 
-    /// Whether the board with rank `r` was scored by the cycle convention.
+    /// Whether the board with rank `r` is open: its value depends on how
+    /// endless play is scored, in this layer or below (`lo < hi`).
     #[inline]
-    pub fn cycle(&self, r: u64) -> bool {
-        decode_cycle(self.bytes[r as usize])
+    pub fn open(&self, r: u64) -> bool {
+        decode_flag(self.bytes[r as usize])
     }
 
-    /// The encoded bytes.
+    /// The stored bounds of an open board.
+    fn open_entry(&self, r: u64) -> [u8; 2] {
+        let i = self
+            .open_ranks
+            .binary_search(&r)
+            .expect("an open board has bounds");
+        self.open_bounds[i]
+    }
+
+    /// Whether the board with rank `r` was scored by the cycle convention
+    /// (open inside its own layer, lower layers as stored).
+    #[inline]
+    pub fn cycle(&self, r: u64) -> bool {
+        self.open(r) && decode_flag(self.open_entry(r)[0])
+    }
+
+    /// `(lo, hi)` of the board with rank `r`: what the mover can force by
+    /// play that ends (endless play counted as their worst), and what the
+    /// opponent can hold them to (endless play counted as the mover's best),
+    /// through every lower layer. Equal for a closed board.
+    #[inline]
+    pub fn bounds(&self, r: u64) -> (i8, i8) {
+        let (_, lo, hi) = self.entry(r);
+        (lo, hi)
+    }
+
+    /// `(value, lo, hi)` of the board with rank `r`.
+    #[inline]
+    pub fn entry(&self, r: u64) -> (i8, i8, i8) {
+        let b = self.bytes[r as usize];
+        let v = decode_value(b);
+        if decode_flag(b) {
+            let [lo, hi] = self.open_entry(r);
+            (v, decode_value(lo), decode_value(hi))
+        } else {
+            (v, v, v)
+        }
+    }
+
+    /// The number of open boards.
+    pub fn open_count(&self) -> usize {
+        self.open_ranks.len()
+    }
+
+    /// The number of boards scored by the cycle convention.
+    pub fn cycle_count(&self) -> usize {
+        self.open_bounds
+            .iter()
+            .filter(|b| decode_flag(b[0]))
+            .count()
+    }
+
+    /// The encoded value bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+
+    /// The encoded bounds of the open boards, in rank order.
+    pub fn open_bounds(&self) -> &[[u8; 2]] {
+        &self.open_bounds
     }
 
     /// Writes the layer to `path` (through a temporary file renamed into place).
@@ -292,7 +403,9 @@ impl Layer {
         header.extend_from_slice(rules_record.as_bytes());
         header.extend_from_slice(&(self.n as u32).to_le_bytes());
         header.extend_from_slice(&(self.bytes.len() as u64).to_le_bytes());
+        header.extend_from_slice(&(self.open_bounds.len() as u64).to_le_bytes());
         header.extend_from_slice(&crc32fast::hash(&self.bytes).to_le_bytes());
+        header.extend_from_slice(&crc32fast::hash(self.open_bounds.as_flattened()).to_le_bytes());
         let hcrc = crc32fast::hash(&header);
         header.extend_from_slice(&hcrc.to_le_bytes());
         let tmp = path.with_extension("partial");
@@ -300,6 +413,7 @@ impl Layer {
             let mut w = BufWriter::new(File::create(&tmp).map_err(io)?);
             w.write_all(&header).map_err(io)?;
             w.write_all(&self.bytes).map_err(io)?;
+            w.write_all(self.open_bounds.as_flattened()).map_err(io)?;
             w.into_inner()
                 .map_err(|e| io(e.into_error()))?
                 .sync_all()
@@ -354,8 +468,11 @@ impl Layer {
         }
         let rules_bytes = take(rlen, &mut header)?;
         let layer = u64::from(u32_of(&take(4, &mut header)?));
-        let count = u64::from_le_bytes(take(8, &mut header)?.try_into().expect("8 bytes"));
+        let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        let count = u64_of(&take(8, &mut header)?);
+        let open = u64_of(&take(8, &mut header)?);
         let dcrc = u32_of(&take(4, &mut header)?);
+        let bcrc = u32_of(&take(4, &mut header)?);
         let hcrc_expected = crc32fast::hash(&header);
         let hcrc = u32_of(&take(4, &mut header)?);
         if hcrc != hcrc_expected {
@@ -386,11 +503,15 @@ impl Layer {
             });
         }
         let body = total - header.len() as u64;
-        if body != count {
+        let expected_body = open
+            .checked_mul(2)
+            .and_then(|b| b.checked_add(count))
+            .filter(|_| open <= count);
+        if Some(body) != expected_body {
             return Err(DbError::Length {
                 path: p(),
                 found: body,
-                expected: count,
+                expected: expected_body.unwrap_or(u64::MAX),
             });
         }
         let len = usize::try_from(count).map_err(|_| DbError::OutOfMemory {
@@ -403,6 +524,36 @@ impl Layer {
         if crc32fast::hash(&bytes) != dcrc {
             return Err(DbError::DataChecksum { path: p() });
         }
-        Ok(Layer { n, bytes })
+        let mut open_bounds =
+            try_filled(open as usize, [0u8; 2], &format!("the bounds of layer {n}"))?;
+        r.read_exact(open_bounds.as_flattened_mut())
+            .map_err(|source| DbError::Io { path: p(), source })?;
+        if crc32fast::hash(open_bounds.as_flattened()) != bcrc {
+            return Err(DbError::DataChecksum { path: p() });
+        }
+        let open_ranks = open_ranks_of(&bytes, open_bounds.len(), n)?
+            .ok_or_else(|| DbError::DataChecksum { path: p() })?;
+        Ok(Layer {
+            n,
+            bytes,
+            open_ranks,
+            open_bounds,
+        })
     }
+}
+
+/// The ranks of the value bytes with bit 7 set: `None` unless they number
+/// `expected`; [`DbError::OutOfMemory`] when there is no room for them.
+fn open_ranks_of(bytes: &[u8], expected: usize, n: usize) -> Result<Option<Vec<u64>>, DbError> {
+    let mut ranks = try_vec(
+        expected,
+        &format!("the ranks of the open boards of layer {n}"),
+    )?;
+    for (r, _) in bytes.iter().enumerate().filter(|(_, &b)| decode_flag(b)) {
+        if ranks.len() == expected {
+            return Ok(None);
+        }
+        ranks.push(r as u64);
+    }
+    Ok((ranks.len() == expected).then_some(ranks))
 }

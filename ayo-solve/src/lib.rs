@@ -5,7 +5,8 @@
 //! repetition rule, such as its documented variants).
 //!
 //! * [`index`] ranks every board of `n` seeds perfectly (no hashing).
-//! * [`Database`] holds one byte per board for every layer `0..=max`, built
+//! * [`Database`] holds one byte per board for every layer `0..=max` (and
+//!   the bounds of the boards whose value depends on endless play), built
 //!   layer by layer on every core ([`Database::build`]), stored in versioned,
 //!   checksummed files ([`db`]), checked against the successors
 //!   ([`Database::verify`]).

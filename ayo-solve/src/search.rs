@@ -8,10 +8,13 @@
 //! side, here at the repeated board, as the repetition rule would. Such
 //! scores depend on the path, so the search counts them
 //! ([`SearchStats::repetitions`]) and never stores a result that one of them
-//! took part in (the graph-history interaction); a result found with none is
-//! exact whatever endless play is worth. Boards whose database value does not
-//! depend on endless play get the same value from the search: the side that
-//! can force it by play that ends never has to repeat.
+//! took part in (the graph-history interaction). A result found with no
+//! repetition and no database read of a board whose bounds differ
+//! ([`SearchStats::db_open_reads`]) is exact whatever endless play is worth;
+//! otherwise [`Endless::RootWorst`] and [`Endless::RootBest`] bracket it.
+//! Boards whose database value does not depend on endless play get the same
+//! value from the search: the side that can force it by play that ends never
+//! has to repeat.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -19,6 +22,7 @@ use std::time::Instant;
 
 use ayo_core::{Move, Position, PITS};
 
+use crate::index::rank;
 use crate::{child_view, own_side_split, seeds, south_position, stuck_value, Database, DbError};
 
 /// Counters of a [`Solver`]'s work since it was made (or [`Solver::reset_stats`]).
@@ -28,8 +32,9 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Values read from the databases.
     pub db_reads: u64,
-    /// Of those, values the databases scored by the cycle convention.
-    pub db_cycle_reads: u64,
+    /// Of those, values that depend on how endless play is scored (bounds
+    /// `lo < hi`, in the board's layer or below).
+    pub db_open_reads: u64,
     /// Transposition-table cutoffs.
     pub tt_hits: u64,
     /// Boards scored by the repetition convention on the search path.
@@ -44,15 +49,17 @@ pub struct SearchStats {
 }
 
 /// How the search scores play that never ends: a board repeated on the
-/// search path, and database values scored by the cycle convention.
+/// search path, and database values that depend on it (`lo < hi`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Endless {
     /// The convention: each player takes the seeds on their own side (at
-    /// the repeated board), and the databases' values as stored.
+    /// the repeated board), and the databases' values as stored (the same
+    /// convention).
     #[default]
     Convention,
     /// As the worst possible result for the player to move at the root
-    /// (all seeds on that board to the opponent). A value found this way is
+    /// (at a repeated board all its seeds to the opponent; a database board
+    /// at its bound worst for the root's mover). A value found this way is
     /// a lower bound whatever endless play is worth.
     RootWorst,
     /// As the best possible result for the player to move at the root.
@@ -147,16 +154,23 @@ impl Solver {
         }
     }
 
-    /// The databases' value of `board`, if held, counted, with a
-    /// cycle-scored value rescored as [`Solver::set_endless`] says.
+    /// The databases' value of `board`, if held, counted. Under
+    /// [`Endless::RootWorst`] / [`Endless::RootBest`] a board whose value
+    /// depends on endless play (in its layer or below, `lo < hi`) gives the
+    /// bound that is worst / best for the root's mover: `lo` when its mover
+    /// is the root's mover, else `hi` (and the other way round).
     fn db_read(&mut self, board: &[u8; PITS], root_side: bool) -> Option<i32> {
-        let (v, cycle) = self.db.board_entry(board)?;
+        let layer = self.db.layers().get(seeds(board))?;
+        let (v, lo, hi) = layer.entry(rank(board));
+        let (v, lo, hi) = (i32::from(v), i32::from(lo), i32::from(hi));
         self.stats.db_reads += 1;
-        self.stats.db_cycle_reads += u64::from(cycle);
-        Some(if cycle {
-            self.endless_score(board, root_side, v)
-        } else {
-            v
+        if lo < hi {
+            self.stats.db_open_reads += 1;
+        }
+        Some(match (self.endless, root_side) {
+            (Endless::Convention, _) => v,
+            (Endless::RootWorst, true) | (Endless::RootBest, false) => lo,
+            (Endless::RootWorst, false) | (Endless::RootBest, true) => hi,
         })
     }
 

@@ -8,6 +8,12 @@
 //! Where the two agree the value does not depend on endless play; where they
 //! differ the convention scores the state by the mover's row minus the
 //! opponent's, clamped between what each side can force.
+//!
+//! The bounds through every layer are two more such iterations per layer:
+//! South's margin with endless play South's worst everywhere, reading the
+//! lower layers at that same scoring, and with it South's best. The
+//! database's mover-relative `(lo, hi)` is the first and the second for South
+//! to move, and the second and the first negated for North.
 
 use std::collections::HashMap;
 
@@ -51,10 +57,22 @@ fn rows(b: &[u8; 12]) -> (i32, i32) {
     )
 }
 
-/// South's margin of every state with up to `max` seeds, and whether it was
-/// scored by the convention.
-fn reference(rules: &Rules, max: usize) -> HashMap<State, (i32, bool)> {
-    let mut done: HashMap<State, (i32, bool)> = HashMap::new();
+/// What the reference finds for one state, South's margin throughout.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    /// The convention's value.
+    value: i32,
+    /// Scored by the convention (the layer's own bounds differ).
+    cycle: bool,
+    /// Endless play South's worst in every layer.
+    south_worst: i32,
+    /// Endless play South's best in every layer.
+    south_best: i32,
+}
+
+/// Every state with up to `max` seeds.
+fn reference(rules: &Rules, max: usize) -> HashMap<State, Found> {
+    let mut done: HashMap<State, Found> = HashMap::new();
     for n in 0..=max {
         let states: Vec<State> = boards(n)
             .into_iter()
@@ -62,9 +80,11 @@ fn reference(rules: &Rules, max: usize) -> HashMap<State, (i32, bool)> {
             .collect();
         let index: HashMap<State, usize> =
             states.iter().enumerate().map(|(i, &s)| (s, i)).collect();
-        // For each state: the best fixed option for its mover (South's margin)
-        // or the stuck value, and its successors inside the layer.
-        let mut fixed: Vec<Option<i32>> = vec![None; states.len()];
+        // For each state: the best capturing option for its mover (South's
+        // margin) with the lower layers read at the convention, at South's
+        // worst and at South's best; or the stuck value; and its successors
+        // inside the layer.
+        let mut fixed: [Vec<Option<i32>>; 3] = std::array::from_fn(|_| vec![None; states.len()]);
         let mut terminal: Vec<Option<i32>> = vec![None; states.len()];
         let mut inner: Vec<Vec<usize>> = vec![Vec::new(); states.len()];
         for (i, &(b, p)) in states.iter().enumerate() {
@@ -86,16 +106,22 @@ fn reference(rules: &Rules, max: usize) -> HashMap<State, (i32, bool)> {
                 if c.board_seeds() as usize == n {
                     inner[i].push(index[&cs]);
                 } else {
-                    let v = gain + done[&cs].0;
-                    fixed[i] = Some(match (fixed[i], p) {
-                        (None, _) => v,
-                        (Some(f), Player::South) => f.max(v),
-                        (Some(f), Player::North) => f.min(v),
-                    });
+                    let f = done[&cs];
+                    for (k, lower) in [f.value, f.south_worst, f.south_best]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let v = gain + lower;
+                        fixed[k][i] = Some(match (fixed[k][i], p) {
+                            (None, _) => v,
+                            (Some(f), Player::South) => f.max(v),
+                            (Some(f), Player::North) => f.min(v),
+                        });
+                    }
                 }
             }
         }
-        let solve = |start: i32| -> Vec<i32> {
+        let solve = |fixed: &[Option<i32>], start: i32| -> Vec<i32> {
             let mut u = vec![start; states.len()];
             loop {
                 let next: Vec<i32> = (0..states.len())
@@ -118,18 +144,27 @@ fn reference(rules: &Rules, max: usize) -> HashMap<State, (i32, bool)> {
                 u = next;
             }
         };
-        let least = solve(-(n as i32));
-        let greatest = solve(n as i32);
+        let n = n as i32;
+        let least = solve(&fixed[0], -n);
+        let greatest = solve(&fixed[0], n);
+        let south_worst = solve(&fixed[1], -n);
+        let south_best = solve(&fixed[2], n);
         for (i, &s) in states.iter().enumerate() {
             let (l, g) = (least[i], greatest[i]);
-            let v = if l == g {
+            let (value, cycle) = if l == g {
                 (l, false)
             } else {
                 let (south, north) = rows(&s.0);
                 let split = south - north; // South's own side minus North's
                 (split.clamp(l, g), true)
             };
-            done.insert(s, v);
+            let found = Found {
+                value,
+                cycle,
+                south_worst: south_worst[i],
+                south_best: south_best[i],
+            };
+            done.insert(s, found);
         }
     }
     done
@@ -138,28 +173,37 @@ fn reference(rules: &Rules, max: usize) -> HashMap<State, (i32, bool)> {
 fn check(rules: &Rules, max: usize) {
     let db = Database::build(rules, max, None, true).unwrap().0;
     let reference = reference(rules, max);
-    let mut flagged = 0;
-    for ((board, p), (v, cycle)) in &reference {
+    let (mut flagged, mut open) = (0, 0);
+    for ((board, p), f) in &reference {
         // The database holds the mover's value with the mover turned South.
-        let (norm, mover_value) = match p {
-            Player::South => (*board, *v),
+        let (norm, mover_value, bounds) = match p {
+            Player::South => (*board, f.value, (f.south_worst, f.south_best)),
             Player::North => {
                 let mut b = *board;
                 b.rotate_left(6);
-                (b, -*v)
+                (b, -f.value, (-f.south_best, -f.south_worst))
             }
         };
         let layer = &db.layers()[ayo_solve::seeds(&norm)];
         let r = rank(&norm);
+        let (lo, hi) = layer.bounds(r);
         assert_eq!(
             (i32::from(layer.value(r)), layer.cycle(r)),
-            (mover_value, *cycle),
+            (mover_value, f.cycle),
             "board {board:?}, {p} to move"
         );
-        flagged += usize::from(*cycle);
+        assert_eq!(
+            (i32::from(lo), i32::from(hi)),
+            bounds,
+            "bounds of board {board:?}, {p} to move"
+        );
+        assert!(bounds.0 <= mover_value && mover_value <= bounds.1);
+        assert_eq!(layer.open(r), bounds.0 < bounds.1);
+        flagged += usize::from(f.cycle);
+        open += usize::from(bounds.0 < bounds.1);
     }
     eprintln!(
-        "{}: {} states up to {max} seeds agree, {flagged} cycle-scored",
+        "{}: {} states up to {max} seeds agree, {flagged} cycle-scored, {open} convention-dependent",
         rules,
         reference.len()
     );
@@ -176,7 +220,7 @@ fn variants_match_exhaustive_search() {
         "ayoayo[capturing_seed_taken=false]",
         "ayoayo[stuck_seeds=own_side]",
     ] {
-        check(&over.parse().unwrap(), 7);
+        check(&over.parse().unwrap(), 8);
     }
 }
 

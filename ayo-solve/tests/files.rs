@@ -36,15 +36,20 @@ fn built_files_are_reused_and_equal() {
 }
 
 fn damaged(name: &str, edit: impl Fn(&mut Vec<u8>)) -> DbError {
+    damaged_of(&ayoayo(), name, edit)
+}
+
+/// The error of loading layer 5 of `rules` with its file bytes edited.
+fn damaged_of(rules: &Rules, name: &str, edit: impl Fn(&mut Vec<u8>)) -> DbError {
     let dir = tmp_dir(name);
-    let db = Database::build(&ayoayo(), 5, Some(&dir), true).unwrap().0;
+    let db = Database::build(rules, 5, Some(&dir), true).unwrap().0;
     let path = layer_path(&dir, db.key(), 5);
     let mut bytes = std::fs::read(&path).unwrap();
     edit(&mut bytes);
     std::fs::write(&path, &bytes).unwrap();
     let err = Layer::load(&path, db.key(), 5).unwrap_err();
     // The build refuses it too, rather than overwriting or reading it.
-    let build_err = Database::build(&ayoayo(), 5, Some(&dir), true).unwrap_err();
+    let build_err = Database::build(rules, 5, Some(&dir), true).unwrap_err();
     assert_eq!(build_err.to_string(), err.to_string());
     std::fs::remove_dir_all(&dir).unwrap();
     err
@@ -58,6 +63,42 @@ fn a_flipped_value_is_refused() {
     });
     assert!(matches!(e, DbError::DataChecksum { .. }), "{e}");
     assert!(e.to_string().contains("damaged"));
+}
+
+/// A rule set with open boards (bounds `lo < hi`) from four seeds on.
+fn with_open_boards() -> Rules {
+    "ayoayo[capturing_seed_taken=false]".parse().unwrap()
+}
+
+#[test]
+fn bounds_are_kept_in_the_files() {
+    let dir = tmp_dir("bounds");
+    let rules = with_open_boards();
+    let (db, _) = Database::build(&rules, 6, Some(&dir), true).unwrap();
+    assert!(db.layers()[5].open_count() > 0);
+    let opened = Database::open(&rules, 6, &dir).unwrap();
+    assert_eq!(opened.layers(), db.layers());
+    for (a, b) in opened.layers().iter().zip(db.layers()) {
+        assert_eq!(a.open_bounds(), b.open_bounds());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_or_missing_bounds_are_refused() {
+    // The last bytes of layer 5 are bounds of its open boards.
+    let e = damaged_of(&with_open_boards(), "bound", |b| {
+        let last = b.len() - 1;
+        b[last] ^= 0x01;
+    });
+    assert!(matches!(e, DbError::DataChecksum { .. }), "{e}");
+    let e = damaged_of(&with_open_boards(), "bound-cut", |b| {
+        b.truncate(b.len() - 2)
+    });
+    assert!(
+        matches!(e, DbError::Length { found, expected, .. } if found + 2 == expected),
+        "{e}"
+    );
 }
 
 #[test]
@@ -88,7 +129,7 @@ fn bad_magic_and_version_are_refused() {
             e,
             DbError::Version {
                 found: 9,
-                expected: 1,
+                expected: 2,
                 ..
             }
         ),

@@ -2,6 +2,7 @@
 
 use ayo_core::{Game, Player, Position, Rules};
 use ayo_solve::index::unrank;
+use ayo_solve::search::Endless;
 use ayo_solve::{south_position, Database, Solver};
 
 #[test]
@@ -72,4 +73,48 @@ fn optimal_play_realises_the_value_from_north_too() {
     let scores = outcome.scores;
     let margin = (i32::from(scores[1]) - 19) - (i32::from(scores[0]) - 20);
     assert_eq!(margin, v0, "{}", game.record());
+}
+
+#[test]
+fn bound_searches_over_small_databases_equal_the_bounds_of_larger_ones() {
+    // Endless play scored as the worst (best) for the root's mover, at
+    // repetitions on the search path and at the open boards of the layers
+    // below, gives the lower (upper) bound of the layers built directly:
+    // both are the value of the game in which endless play is that bad
+    // (good) for the root's mover.
+    let rules: Rules = "ayoayo[capturing_seed_taken=false]".parse().unwrap();
+    let big = Database::build(&rules, 8, None, true).unwrap().0;
+    let small = Database::from_layers(&rules, big.layers()[..=6].to_vec()).unwrap();
+    let mut solver = Solver::new(small);
+    solver.set_budget(Some(30_000));
+    let (mut open, mut checked, mut skipped) = (0, 0, 0);
+    for n in [7usize, 8] {
+        let layer = &big.layers()[n];
+        let step = if n == 7 { 101 } else { 257 };
+        // Every open board, and a sample of the closed ones.
+        let ranks = (0..layer.len() as u64).filter(|&r| layer.open(r) || r % step == 0);
+        for r in ranks {
+            let board = unrank(n, r);
+            let (lo, hi) = layer.bounds(r);
+            let found: Option<Vec<i32>> = [Endless::RootWorst, Endless::RootBest]
+                .into_iter()
+                .map(|mode| {
+                    solver.set_endless(mode);
+                    solver.board_value(&board).unwrap()
+                })
+                .collect();
+            let Some(found) = found else {
+                skipped += 1;
+                continue;
+            };
+            assert_eq!(found, [i32::from(lo), i32::from(hi)], "board {board:?}");
+            open += usize::from(lo < hi);
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} boards, {open} open, agree; {skipped} over budget");
+    assert!(
+        open > 100 && checked > 500,
+        "{open} open of {checked}, {skipped} over budget"
+    );
 }

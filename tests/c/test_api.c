@@ -41,11 +41,11 @@ _Static_assert(AYO_RESULT_NOTHING_TO_UNDO == 38, "stable result numbers");
 _Static_assert(AYO_RESULT_GAME_NOT_OVER == 50, "stable result numbers");
 _Static_assert(AYO_RESULT_NO_RECORD_ERROR == 51, "stable result numbers");
 /* 100..=105, the computer player's: asserted in test_player.c and
- * test_database.c; 110..=114, the databases': asserted in test_database.c and test_db_limits.c. */
+ * test_database.c; 110..=115, the databases': asserted in test_database.c and test_db_limits.c. */
 _Static_assert(sizeof(ayo_setup) == 24, "ayo_setup layout");
 
 static const int ALL_CODES[] = {0,  1,  2,  3,  4,  5,   10,  11,  12,  13,  20,  21,  30,  31,  32,  33,  34, 35,
-                                36, 37, 38, 50, 51, 100, 101, 102, 103, 104, 105, 106, 110, 111, 112, 113, 114};
+                                36, 37, 38, 50, 51, 100, 101, 102, 103, 104, 105, 106, 110, 111, 112, 113, 114, 115};
 #define N_CODES (sizeof ALL_CODES / sizeof ALL_CODES[0])
 
 static const char START[] = "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0";
@@ -137,7 +137,7 @@ static void test_results(void) {
   }
   CHECK(strcmp(ayo_result_name(AYO_RESULT_EMPTY_PIT), "AYO_RESULT_EMPTY_PIT") == 0);
   {
-    const int unknown[] = {-1, 6, 9, 14, 52, 99, 107, 109, 115, 199, 1000, INT32_MIN, INT32_MAX};
+    const int unknown[] = {-1, 6, 9, 14, 52, 99, 107, 109, 116, 199, 1000, INT32_MIN, INT32_MAX};
     for (i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
       size_t n = 77;
       CHECK(ayo_result_name(unknown[i]) == NULL);

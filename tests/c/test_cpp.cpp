@@ -40,6 +40,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -481,6 +482,14 @@ void check_databases() {
     expect(built.max_seeds() == 4 && opened.max_seeds() == 4, "max seeds");
     ayo::Database::Verified v = opened.verify(1);
     expect(v.checked == 1820 && v.failed == 0, "verified");  // C(16, 12) boards of 0 to 4 seeds
+    // Bounds under every scoring of endless play: none above the layers held;
+    // equal for this board (nothing can go round for ever with 4 seeds in ayoayo).
+    expect(!opened.bounds(ayo::Game(rules)).has_value(), "the start is not held");
+    std::optional<std::pair<int32_t, int32_t>> b =
+        opened.bounds(ayo::Game::from_position("ayoayo 0,0,0,0,1,0/2,0,0,1,0,0 23-21 s 0 30"));
+    expect(b.has_value() && b->first == b->second, "bounds of a held board");
+    expect_error([&] { opened.bounds(ayo::Game(ayo::Rules("oware"))); }, AYO_RESULT_DATABASE_RULES_MISMATCH,
+                 "bounds of a game of other rules");
     return ayo::Player::perfect(opened, AYO_BUDGET_KIND_NODES, 100000, 3);
   }();  // the player outlives both databases
   ayo::Game g = ayo::Game::from_position("ayoayo 0,0,0,0,1,0/2,0,0,1,0,0 23-21 s 0 30");

@@ -5,8 +5,9 @@
  * level 1, the search above the databases, the fallback on rules the
  * databases cannot solve (oware), damaged, truncated, mismatched and
  * missing layer files, I/O errors, the misuse matrix (NULL for every pointer
- * argument, bad numbers), the database freed before its players, and two
- * players sharing one database on two threads.
+ * argument, bad numbers), the database freed before its players, two
+ * players sharing one database on two threads, and the bounds of a position
+ * under every scoring of endless play.
  *
  * usage: test_database [--quick]
  * --quick does one exact search above the databases instead of several and
@@ -33,6 +34,7 @@ _Static_assert(AYO_RESULT_DATABASE_UNSUPPORTED_RULES == 110, "stable result numb
 _Static_assert(AYO_RESULT_DATABASE_MISSING == 111, "stable result numbers");
 _Static_assert(AYO_RESULT_DATABASE_DAMAGED == 112, "stable result numbers");
 _Static_assert(AYO_RESULT_DATABASE_IO == 113, "stable result numbers");
+_Static_assert(AYO_RESULT_DATABASE_RULES_MISMATCH == 115, "stable result numbers");
 _Static_assert(AYO_PERFECT_SOURCE_NONE == 0 && AYO_PERFECT_SOURCE_DATABASE == 1 && AYO_PERFECT_SOURCE_SEARCH == 2 &&
                    AYO_PERFECT_SOURCE_FALLBACK == 3,
                "stable source numbers");
@@ -167,7 +169,7 @@ static int load_endgame(ayo_game *g, unsigned seeds, ayo_side to_move, uint64_t 
 }
 
 static void test_results(void) {
-  const int codes[] = {105, 110, 111, 112, 113, 114};
+  const int codes[] = {105, 110, 111, 112, 113, 114, 115};
   size_t i;
   check_context = "results";
   for (i = 0; i < sizeof codes / sizeof codes[0]; i++) {
@@ -179,7 +181,8 @@ static void test_results(void) {
   }
   CHECK(strcmp(ayo_result_name(AYO_RESULT_DATABASE_DAMAGED), "AYO_RESULT_DATABASE_DAMAGED") == 0);
   CHECK(strcmp(ayo_result_name(AYO_RESULT_NOT_PERFECT), "AYO_RESULT_NOT_PERFECT") == 0);
-  CHECK(ayo_result_name(107) == NULL && ayo_result_name(109) == NULL && ayo_result_name(115) == NULL);
+  CHECK(strcmp(ayo_result_name(AYO_RESULT_DATABASE_RULES_MISMATCH), "AYO_RESULT_DATABASE_RULES_MISMATCH") == 0);
+  CHECK(ayo_result_name(107) == NULL && ayo_result_name(109) == NULL && ayo_result_name(116) == NULL);
 }
 
 /* Builds the databases to 8 seeds, opens them again, verifies them; returns
@@ -672,6 +675,62 @@ static void test_threads(const ayo_database *db) {
   for (i = 0; i < 2; i++) ayo_player_free(w[i].player);
 }
 
+/* The bounds under every scoring of endless play (ayo_database_bounds): a
+ * board that depends on endless play only through a capture into a lower
+ * layer (the independent analysis' example), a closed board, a board not
+ * held, other rules, and NULL arguments. */
+static void test_bounds(const ayo_database *ayoayo_db) {
+  ayo_rules *r = check_rules_of("ayoayo");
+  ayo_database *db = NULL;
+  ayo_game *g = NULL;
+  char dir[512];
+  uint8_t held = 0;
+  int32_t lo = 77, hi = 77;
+  check_context = "bounds";
+  CHECK_RESULT(ayo_rules_set(r, "capturing_seed_taken", "false"), AYO_RESULT_OK);
+  path_in(dir, sizeof dir, "capturing-seed-kept");
+  CHECK_RESULT(ayo_database_build(r, 5, dir, 1, &db), AYO_RESULT_OK);
+  CHECK_RESULT(ayo_game_new(r, &g), AYO_RESULT_OK);
+  if (!db || !g) goto done;
+  CHECK_RESULT(ayo_game_load_position(g, "ayoayo[capturing_seed_taken=false] 1,0,0,1,0,0/0,1,0,1,0,1 22-21 s 0 0"),
+               AYO_RESULT_OK);
+  CHECK_RESULT(ayo_database_bounds(db, g, &held, &lo, &hi), AYO_RESULT_OK);
+  CHECK(held == 1 && lo == -1 && hi == 3);
+  CHECK(database_error_empty());
+  /* The same board with North to move, mirrored. */
+  CHECK_RESULT(ayo_game_load_position(g, "ayoayo[capturing_seed_taken=false] 0,1,0,1,0,1/1,0,0,1,0,0 21-22 n 0 0"),
+               AYO_RESULT_OK);
+  lo = hi = 77;
+  CHECK_RESULT(ayo_database_bounds(db, g, &held, &lo, &hi), AYO_RESULT_OK);
+  CHECK(held == 1 && lo == -1 && hi == 3);
+  /* One seed left: nothing can go round for ever, the bounds agree. */
+  CHECK_RESULT(ayo_game_load_position(g, "ayoayo[capturing_seed_taken=false] 0,0,0,0,1,0/0,0,0,0,0,0 24-23 s 0 0"),
+               AYO_RESULT_OK);
+  CHECK_RESULT(ayo_database_bounds(db, g, &held, &lo, &hi), AYO_RESULT_OK);
+  CHECK(held == 1 && lo == hi);
+  /* The start (48 seeds) is not held: held is false, lo and hi untouched. */
+  CHECK_RESULT(ayo_game_load_position(g, "ayoayo[capturing_seed_taken=false] 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"),
+               AYO_RESULT_OK);
+  lo = hi = 77;
+  CHECK_RESULT(ayo_database_bounds(db, g, &held, &lo, &hi), AYO_RESULT_OK);
+  CHECK(held == 0 && lo == 77 && hi == 77);
+  /* A game of other rules than the databases'. */
+  held = 9;
+  CHECK_RESULT(ayo_database_bounds(ayoayo_db, g, &held, &lo, &hi), AYO_RESULT_DATABASE_RULES_MISMATCH);
+  CHECK(check_database_error_contains("these databases are for `ayoayo[target=none]`"));
+  CHECK(held == 9 && lo == 77 && hi == 77);
+  CHECK_RESULT(ayo_database_bounds(NULL, g, &held, &lo, &hi), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_database_bounds(db, NULL, &held, &lo, &hi), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_database_bounds(db, g, NULL, &lo, &hi), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_database_bounds(db, g, &held, NULL, &hi), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_database_bounds(db, g, &held, &lo, NULL), AYO_RESULT_NULL_ARGUMENT);
+  CHECK(held == 9 && lo == 77 && hi == 77);
+done:
+  ayo_game_free(g);
+  ayo_database_free(db);
+  ayo_rules_free(r);
+}
+
 int main(int argc, char **argv) {
   const char *tmp = getenv("TMPDIR");
   char dir[512];
@@ -692,6 +751,7 @@ int main(int argc, char **argv) {
     test_misuse(db, dir);
     test_threads(db);
     test_free_order(dir);
+    test_bounds(db);
   }
   test_damaged_files();
   ayo_database_free(db);

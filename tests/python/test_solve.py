@@ -187,6 +187,36 @@ def test_values_above_the_databases_are_searched_within_a_budget(db: Database) -
         db.value(game, nodes=0)
 
 
+# The independent analysis' example: +1 by the convention, and no capture can
+# go round for ever in its own layer, but a capture leads to a 4-seed board
+# whose value depends on endless play: anything from -1 to +3.
+KEPT_SEED = "ayoayo[capturing_seed_taken=false] 1,0,0,1,0,0/0,1,0,1,0,1 22-21 s 0 0"
+
+
+def test_bounds_under_every_scoring_of_endless_play(db: Database) -> None:
+    kept = Database.build("ayoayo[capturing_seed_taken=false]", 5)
+    assert kept.value(KEPT_SEED) == 1
+    assert kept.bounds(KEPT_SEED) == (-1, 3)
+    assert kept.bounds(Game(position=KEPT_SEED)) == (-1, 3)
+    # The same board, North to move.
+    north = "ayoayo[capturing_seed_taken=false] 0,1,0,1,0,1/1,0,0,1,0,0 21-22 n 0 0"
+    assert kept.bounds(north) == (-1, 3)
+    reports = kept.reports
+    assert reports[4].convention_dependent >= reports[4].cycle_scored > 0
+    assert reports[5].convention_dependent > reports[5].cycle_scored
+    report = kept.verify()
+    assert report.ok
+    assert report.convention_dependent == sum(r.convention_dependent for r in reports)
+    # ayoayo to 8 seeds: nothing depends on endless play, lo == hi == value.
+    assert db.bounds(WON) == (3, 3)
+    with pytest.raises(DatabaseError, match="48 seeds; these databases hold up to") as e:
+        db.bounds(Game("ayoayo"))
+    assert e.value.reason == "not_held"
+    with pytest.raises(DatabaseError, match="these databases are for") as e:
+        kept.bounds(WON)
+    assert e.value.reason == "rules_mismatch"
+
+
 def test_positions_of_other_rules_or_bad_records_are_refused(db: Database) -> None:
     with pytest.raises(DatabaseError, match="repetition") as e:
         db.value(Game("oware"))

@@ -4,12 +4,12 @@
 //! ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
 //! ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
 //! ayo-solve value   "<position record>" [--dir PATH] [--budget NODES]
-//! ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]
+//! ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]
 //! ```
 //! `--bracket` also searches every first move with endless play (repetitions
-//! on the search path and cycle-scored database values) scored as the best
-//! and as the worst for the side to move: equal bounds mean the value does
-//! not depend on how endless play is scored.
+//! on the search path, and database boards whose bounds differ, at their
+//! bound) scored as the best and as the worst for the side to move: equal
+//! bounds mean the value does not depend on how endless play is scored.
 //! `RULES` is a rules record (`ayoayo`, `ayoayo[stuck_seeds=own_side]`, …);
 //! `--dir` defaults to `target/ayo-db`.
 
@@ -39,7 +39,7 @@ const USAGE: &str = "usage:
   ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
   ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
   ayo-solve value   \"<position record>\" [--dir PATH] [--budget NODES]
-  ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]";
+  ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]";
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
@@ -151,12 +151,13 @@ fn run(a: Args) -> Result<(), String> {
             let from = a.from_seeds.unwrap_or(0);
             let rep = db.verify_from(from, a.quiet);
             println!(
-                "verified layers {from}..={} of {}: {} positions, {} exact, {} cycle-scored, {} failed ({:.1} s)",
+                "verified layers {from}..={} of {}: {} positions, {} exact, {} cycle-scored, bounds of all ({} convention-dependent), {} failed ({:.1} s)",
                 db.max_seeds(),
                 db.key(),
                 rep.checked,
                 rep.exact,
                 rep.cycle_scored,
+                rep.convention_dependent,
                 rep.failed,
                 t0.elapsed().as_secs_f64()
             );
@@ -193,14 +194,17 @@ fn run(a: Args) -> Result<(), String> {
                 "value {value} (for {} to move: future captures minus the opponent's)",
                 pos.to_move()
             );
+            if let Some((lo, hi)) = solver.database().bounds(&pos) {
+                println!("  under every scoring of endless play: {lo}..={hi}");
+            }
             for (mv, v) in &moves {
                 println!("  move {}: {v}", mv.relative_pit());
             }
             println!(
-                "nodes {} db reads {} (cycle-scored {}) tt entries {} repetitions {} in {:.3} s",
+                "nodes {} db reads {} (convention-dependent {}) tt entries {} repetitions {} in {:.3} s",
                 st.nodes,
                 st.db_reads,
-                st.db_cycle_reads,
+                st.db_open_reads,
                 solver.table_len(),
                 st.repetitions,
                 t0.elapsed().as_secs_f64()
@@ -208,7 +212,11 @@ fn run(a: Args) -> Result<(), String> {
         }
         "opening" => {
             let rules = rules_of(&a)?;
-            let db = Database::open_all(&rules, &a.dir).map_err(|e| e.to_string())?;
+            let db = match a.max_seeds {
+                Some(n) => Database::open(&rules, n, &a.dir),
+                None => Database::open_all(&rules, &a.dir),
+            }
+            .map_err(|e| e.to_string())?;
             println!(
                 "databases: {} layers 0..={} loaded in {:.1} s",
                 db.key(),
@@ -254,17 +262,19 @@ fn run(a: Args) -> Result<(), String> {
                     solver.set_endless(Endless::Convention);
                     bracket = (bracket.0.max(bounds[0]), bracket.1.max(bounds[1]));
                     range = format!(
-                        " [whatever endless play is worth: {:+}..={:+}]",
-                        bounds[0], bounds[1]
+                        " [whatever endless play is worth: {:+}..={:+}; {} more nodes]",
+                        bounds[0],
+                        bounds[1],
+                        solver.stats().nodes - st.nodes
                     );
                 }
                 println!(
-                    "move {}: value {v:+}{range} (captures {gain}, then {} seeds); nodes {} db reads {} (cycle-scored {}) tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
+                    "move {}: value {v:+}{range} (captures {gain}, then {} seeds); nodes {} db reads {} (convention-dependent {}) tt hits {} repetitions {} (untabled {}) probes {}; {:.1} s",
                     mv.relative_pit(),
                     after.board_seeds(),
                     st.nodes,
                     st.db_reads,
-                    st.db_cycle_reads,
+                    st.db_open_reads,
                     st.tt_hits,
                     st.repetitions,
                     st.tainted,

@@ -123,7 +123,8 @@ def build(
             what = f"{r.passes:3} passes, {r.seconds:8.2f} s"
         out.write(
             f"layer {r.n:2}: {r.positions:>13,} positions, {what}, "
-            f"{r.cycle_scored:,} scored by the cycle convention\n"
+            f"{r.cycle_scored:,} scored by the cycle convention, "
+            f"{r.convention_dependent:,} convention-dependent\n"
         )
     on = f"{threads} thread{'s' if threads != 1 else ''}" if threads else "every core"
     out.write(
@@ -151,7 +152,8 @@ def verify(
     out.write(
         f"verified layers {from_seeds}..={db.max_seeds} of {db.key} in {folder}: "
         f"{rep.checked:,} positions, {rep.exact:,} exact, {rep.cycle_scored:,} "
-        f"cycle-scored, {rep.failed:,} failed ({time.monotonic() - started:.1f} s)\n"
+        f"cycle-scored, {rep.convention_dependent:,} convention-dependent, "
+        f"{rep.failed:,} failed ({time.monotonic() - started:.1f} s)\n"
     )
     for n, rank, stored, expected in rep.failures:
         out.write(f"  layer {n} rank {rank}: stored {stored}, expected {expected}\n")
