@@ -155,8 +155,8 @@ fn check_max_seeds(max_seeds: u32) -> Result<(), Fail> {
 /// success `*out_database` is a new handle owned by the caller (free it with
 /// `ayo_database_free`).
 ///
-/// `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit or a
-/// repetition rule (e.g. the `ayo`, `olopon` and `oware` presets);
+/// `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit
+/// (e.g. the `ayo` and `olopon` presets);
 /// `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules,
 /// or when a layer is missing below the highest layer file found (layer 5
 /// deleted from 0..=8: an error naming the missing file and the layers
@@ -680,14 +680,14 @@ mod tests {
             ayo_game_free(g);
             ayo_rules_free(r);
         }
-        // Oware cannot be solved.
-        let o = rules(c"oware");
+        // Rules with a move limit cannot be solved by board-only layers.
+        let o = rules(c"olopon");
         let mut none = null_mut();
         assert_eq!(
             unsafe { ayo_database_build(o, 2, d.as_ptr(), 1, &mut none) },
             ayo_result::DatabaseUnsupportedRules
         );
-        assert!(last_error().contains("repetition"), "{}", last_error());
+        assert!(last_error().contains("move limit"), "{}", last_error());
         assert!(none.is_null());
         unsafe { ayo_rules_free(o) };
     }

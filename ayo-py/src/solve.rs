@@ -314,8 +314,8 @@ impl PyDatabase {
     /// a layer is missing (none at all, below `max_seeds`, or, without
     /// `max_seeds`, below the highest layer found: reason "layer_gap", never
     /// a smaller database), damaged, for other rules or another format, or
-    /// when the rules cannot be solved by layers (a move limit or a
-    /// repetition rule, as in `ayo` and `oware`); `MemoryError` when the
+    /// when the rules cannot be solved by layers (a move limit, as in `ayo`
+    /// and `olopon`); `MemoryError` when the
     /// layers do not fit in memory. Releases the GIL while reading.
     #[staticmethod]
     #[pyo3(signature = (rules, dir, *, max_seeds = None))]
@@ -346,9 +346,9 @@ impl PyDatabase {
         })
     }
 
-    /// Whether `rules` can be solved by seed layers (no move limit and no
-    /// repetition rule): `ayoayo` and its variants can, `ayo`, `olopon` and
-    /// `oware` cannot.
+    /// Whether `rules` can be solved by seed layers (no move limit):
+    /// `ayoayo`, its variants and `oware` (whose repetitions the databases
+    /// score by their cycle convention) can, `ayo` and `olopon` cannot.
     #[staticmethod]
     fn solvable(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(solve_rules(&rules_arg(rules)?).is_ok())

@@ -41,7 +41,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use ayo_core::{EndReason, Player, Position, Repetition, RuleParams, Rules, Setup, PITS};
+use ayo_core::{EndReason, Player, Position, RuleParams, Rules, Setup, PITS};
 
 pub mod build;
 pub mod db;
@@ -56,25 +56,27 @@ pub use db::{DbError, Layer};
 pub use perfect::Perfect;
 pub use search::{SearchStats, Solver};
 
-/// The rules a database is built for: `rules` with the target removed.
-/// Refuses rules with a move limit or a repetition rule (their values depend
-/// on counters or history, not on the board alone).
+/// The rules a board-only database is built for: `rules` with the target
+/// removed. Refuses rules with a move limit (their values depend on the
+/// no-capture counter: see [`counted`]). A repetition rule (`oware`) is
+/// accepted: it scores a repeated position as "each player takes their own
+/// row", the convention the databases give play that never ends; how far
+/// that makes the databases' values the game's is in `docs/solving.md`
+/// (section "Oware").
 ///
 /// ```
 /// use ayo_core::Rules;
 /// let r = ayo_solve::solve_rules(&Rules::preset("ayoayo").unwrap()).unwrap();
 /// assert_eq!(r.target(), None);
-/// assert!(ayo_solve::solve_rules(&Rules::preset("oware").unwrap()).is_err());
+/// assert!(ayo_solve::solve_rules(&Rules::preset("oware").unwrap()).is_ok());
+/// assert!(ayo_solve::solve_rules(&Rules::preset("olopon").unwrap()).is_err());
 /// ```
 pub fn solve_rules(rules: &Rules) -> Result<Rules, DbError> {
     if rules.move_limit().is_some() {
         return Err(DbError::UnsupportedRules {
-            why: "a move limit makes values depend on the no-capture counter".into(),
-        });
-    }
-    if rules.repetition() != Repetition::Off {
-        return Err(DbError::UnsupportedRules {
-            why: "a repetition rule makes values depend on the game's history".into(),
+            why: "a move limit makes values depend on the no-capture counter \
+                  (use the counted databases)"
+                .into(),
         });
     }
     let params = RuleParams {
