@@ -44,6 +44,7 @@
 use ayo_core::{EndReason, Player, Position, RuleParams, Rules, Setup, PITS};
 
 pub mod build;
+pub mod counted;
 pub mod db;
 pub mod engine;
 pub mod index;
