@@ -49,6 +49,7 @@ pub mod db;
 pub mod engine;
 pub mod index;
 pub mod perfect;
+pub mod perfect_counted;
 pub mod search;
 pub mod threads;
 
