@@ -561,7 +561,9 @@ impl CountedDatabase {
         let inner_edges: u64 = graphs.iter().map(|g| g.edges.len() as u64).sum();
         let work_bytes: u64 = graphs
             .iter()
-            .map(|g| (g.fixed.len() + g.at_limit.len() + 4 * g.offs.len() + 4 * g.edges.len()) as u64)
+            .map(|g| {
+                (g.fixed.len() + g.at_limit.len() + 4 * g.offs.len() + 4 * g.edges.len()) as u64
+            })
             .sum();
         let total = boards * (usize::from(limit) + 1);
         let mut values: Vec<u8> =

@@ -55,7 +55,8 @@ fn tree(game: &mut Game, memo: &mut HashMap<Key, i32>) -> i32 {
     }
     let v = match game.outcome() {
         Some(o) => {
-            i32::from(o.scores[me.index()]) - i32::from(o.scores[me.opponent().index()])
+            i32::from(o.scores[me.index()])
+                - i32::from(o.scores[me.opponent().index()])
                 - banked(&pos, me)
         }
         None => {
@@ -73,7 +74,13 @@ fn tree(game: &mut Game, memo: &mut HashMap<Key, i32>) -> i32 {
     v
 }
 
-fn reference(rules: &Rules, board: [u8; 12], to_move: Player, count: u16, memo: &mut HashMap<Key, i32>) -> i32 {
+fn reference(
+    rules: &Rules,
+    board: [u8; 12],
+    to_move: Player,
+    count: u16,
+    memo: &mut HashMap<Key, i32>,
+) -> i32 {
     let mut game = Game::from_position(*rules, position(board, to_move, count));
     tree(&mut game, memo)
 }
@@ -124,24 +131,27 @@ fn the_search_above_the_databases_is_exact() {
             for b in boards(n).into_iter().step_by(7) {
                 for count in [0, 2, 4] {
                     let want = reference(&solve, b, Player::South, count, &mut memo);
-                    assert_eq!(solver.value(&position(b, Player::South, count)), Some(want), "{record}: {b:?} {count}");
                     assert_eq!(
-                        solver.board_at_most(&b, count, want),
-                        Some(true)
+                        solver.value(&position(b, Player::South, count)),
+                        Some(want),
+                        "{record}: {b:?} {count}"
                     );
-                    assert_eq!(
-                        solver.board_at_most(&b, count, want - 1),
-                        Some(false)
-                    );
+                    assert_eq!(solver.board_at_most(&b, count, want), Some(true));
+                    assert_eq!(solver.board_at_most(&b, count, want - 1), Some(false));
                 }
             }
         }
         // A starved budget gives no answer, and the next search still can.
         solver.clear_table();
         solver.set_budget(Some(0));
-        assert_eq!(solver.board_value(&[1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], 0), None);
+        assert_eq!(
+            solver.board_value(&[1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], 0),
+            None
+        );
         solver.set_budget(None);
-        assert!(solver.board_value(&[1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], 0).is_some());
+        assert!(solver
+            .board_value(&[1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], 0)
+            .is_some());
     }
 }
 
@@ -197,9 +207,12 @@ fn files_round_trip_and_bad_files_are_refused() {
     // Rules without a move limit, or with a repetition rule, are refused.
     for r in ["ayoayo", "oware", "oware[move_limit=40]"] {
         let rules: Rules = r.parse().unwrap();
-        assert!(matches!(
-            CountedDatabase::build(&rules, 2, None, true),
-            Err(DbError::UnsupportedRules { .. })
-        ), "{r}");
+        assert!(
+            matches!(
+                CountedDatabase::build(&rules, 2, None, true),
+                Err(DbError::UnsupportedRules { .. })
+            ),
+            "{r}"
+        );
     }
 }

@@ -96,7 +96,10 @@ impl Tree {
         // the databases rate best.
         if let Some(db) = &self.order {
             children.sort_by_cached_key(|(_, c)| {
-                let (gain, rest) = (banked(c, me) - banked(&pos, me), db.board_value(&c.normalized().board()).unwrap());
+                let (gain, rest) = (
+                    banked(c, me) - banked(&pos, me),
+                    db.board_value(&c.normalized().board()).unwrap(),
+                );
                 (-(gain - rest), c.no_capture() != 0)
             });
         }
@@ -174,7 +177,10 @@ fn oware_values_match_the_game_where_they_do_not_depend_on_endless_play() {
         differ.len()
     );
     for d in &differ {
-        eprintln!("{:?}: database {} (flagged {}), game {}", d.0, d.1, d.2, d.3);
+        eprintln!(
+            "{:?}: database {} (flagged {}), game {}",
+            d.0, d.1, d.2, d.3
+        );
         assert!(d.2, "an unflagged board differs from the game: {d:?}");
     }
 }

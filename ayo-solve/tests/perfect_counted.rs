@@ -74,18 +74,30 @@ fn realises_every_database_value_against_every_level_and_itself() {
             let v = db.value(&pos).unwrap();
             if exact < 100 {
                 let mut game = Game::from_position(rules, pos);
-                assert_eq!(realised(&mut game, side, &mut perfect, &mut twin), v, "{text}: {}", game.record());
+                assert_eq!(
+                    realised(&mut game, side, &mut perfect, &mut twin),
+                    v,
+                    "{text}: {}",
+                    game.record()
+                );
                 exact += 1;
             } else if v > 0 {
                 let level = Level::ALL[won % Level::ALL.len()];
                 let mut other = level.player(won as u64);
                 let mut game = Game::from_position(rules, pos);
                 let got = realised(&mut game, side, &mut perfect, other.as_mut());
-                assert!(got >= v, "{text}: level {level} held perfect to {got} < {v}: {}", game.record());
+                assert!(
+                    got >= v,
+                    "{text}: level {level} held perfect to {got} < {v}: {}",
+                    game.record()
+                );
                 won += 1;
             }
             // Every move it made came from the databases.
-            assert!(matches!(perfect.last_source(), Source::Database | Source::None));
+            assert!(matches!(
+                perfect.last_source(),
+                Source::Database | Source::None
+            ));
         }
     }
 }
@@ -116,13 +128,21 @@ fn above_the_databases_the_analysis_is_a_complete_search() {
         searched += usize::from(proof == Proof::CompleteSearch);
         assert_eq!(a.basis, Basis::Proven(proof));
         let banked = i32::from(pos.store(Player::South)) - i32::from(pos.store(Player::North));
-        assert_eq!(a.value.proven_by(a.basis), Some(banked + big.value(&pos).unwrap()));
+        assert_eq!(
+            a.value.proven_by(a.basis),
+            Some(banked + big.value(&pos).unwrap())
+        );
         assert_eq!(perfect.choose(&game), a.best);
     }
     assert!(searched > 20, "{searched}");
     // The solver agrees on its own.
     let mut solver = CountedSolver::new(small);
-    let pos = position(&rules, [1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0], Player::South, 3);
+    let pos = position(
+        &rules,
+        [1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0],
+        Player::South,
+        3,
+    );
     assert_eq!(solver.value(&pos), big.value(&pos));
 }
 
