@@ -59,7 +59,7 @@ thread_local! {
 
 /// Runs a database call inside the panic boundary and keeps its failure
 /// detail for the calling thread (`ayo_database_last_error`).
-fn guard_database(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
+pub(crate) fn guard_database(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
     let (code, detail) = guard_detail(f);
     // Inside the panic boundary too. A thread being torn down has no
     // storage left; the code still tells.
@@ -126,7 +126,7 @@ impl From<Source> for ayo_perfect_source {
 
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core), by the
 /// rule of `ayo_core::threads`.
-fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) -> Result<T, Fail> {
+pub(crate) fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) -> Result<T, Fail> {
     run_on_threads(Some(threads.into()), f).map_err(|e| {
         let code = match e {
             PoolError::Threads(_) => ayo_result::InvalidArgument,
@@ -194,7 +194,7 @@ pub unsafe extern "C" fn ayo_database_open(
     })
 }
 
-fn rules_ref<'a>(rules: *const ayo_rules) -> Result<&'a ayo_rules, Fail> {
+pub(crate) fn rules_ref<'a>(rules: *const ayo_rules) -> Result<&'a ayo_rules, Fail> {
     // SAFETY: every caller passes on its own C caller's pointer, which must be
     // NULL or a live handle not being mutated concurrently.
     unsafe { rules.as_ref() }.ok_or_else(|| Fail::null("rules"))
@@ -444,10 +444,10 @@ pub unsafe extern "C" fn ayo_player_last_source(
     // SAFETY: the caller's contract.
     unsafe {
         query(player, "player", source, "source", |p| {
-            let perfect = p.perfect().ok_or_else(|| {
+            let source = p.last_source().ok_or_else(|| {
                 Fail::new(
                     ayo_result::NotPerfect,
-                    "this player was not made by ayo_player_new_perfect",
+                    "this player was not made by ayo_player_new_perfect or ayo_player_new_perfect_counted",
                 )
             })?;
             if p.is_broken() {
@@ -456,7 +456,7 @@ pub unsafe extern "C" fn ayo_player_last_source(
                     "this player panicked in an earlier call",
                 ));
             }
-            Ok(perfect.last_source().into())
+            Ok(source.into())
         })
     }
 }

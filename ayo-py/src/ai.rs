@@ -374,7 +374,7 @@ impl PyPlayer {
         let agent = Arc::clone(&self.agent);
         py.detach(move || {
             let guard = agent.lock().map_err(|_| poisoned())?;
-            Ok(guard.perfect().map(Perfect::fallback_name))
+            Ok(guard.fallback_name())
         })
     }
 

@@ -117,6 +117,15 @@ impl CountedPerfect {
         self.last
     }
 
+    /// What the player falls back to where the databases and the exact
+    /// search cannot answer, in words (as [`crate::Perfect::fallback_name`]).
+    pub fn fallback_name(&self) -> String {
+        match self.budget {
+            Budget::Time(_) => self.fallback.name(),
+            _ => format!("level {} ({})", Level::MAX, self.fallback.name()),
+        }
+    }
+
     /// Whether the databases are for `rules` (the same rules, any target).
     pub fn plays(&self, rules: &Rules) -> bool {
         counted_rules(rules).is_ok_and(|r| r == *self.solver.database().rules())
