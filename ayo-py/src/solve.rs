@@ -139,7 +139,10 @@ pub(crate) struct PyDatabase {
 
 /// Runs `f` on a pool of `threads` threads (`ayo_solve::threads`); a count
 /// against the rule is an `AyoError`, raised before any thread starts.
-fn on_threads<T: Send>(threads: Option<i64>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+pub(crate) fn on_threads<T: Send>(
+    threads: Option<i64>,
+    f: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     run_on_threads(threads, f).map_err(|e| AyoError::new_err(e.to_string()))
 }
 
@@ -154,7 +157,7 @@ fn thread_count(threads: Option<Wide>) -> PyResult<usize> {
 }
 
 /// A `threads` argument as an `i64` (its range is checked by `thread_count`).
-fn threads_arg(threads: Option<Wide>) -> PyResult<Option<i64>> {
+pub(crate) fn threads_arg(threads: Option<Wide>) -> PyResult<Option<i64>> {
     Wide::opt(
         threads.as_ref(),
         "threads",
@@ -164,7 +167,7 @@ fn threads_arg(threads: Option<Wide>) -> PyResult<Option<i64>> {
 
 /// A folder argument (a `str` or an `os.PathLike`): one that cannot be encoded
 /// for the file system (a lone surrogate) raises `AyoError`.
-pub(crate) struct PathArg(PathBuf);
+pub(crate) struct PathArg(pub(crate) PathBuf);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for PathArg {
     type Error = PyErr;
@@ -185,7 +188,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PathArg {
 }
 
 /// Rules from a Python `Rules`, a preset name or a rules record.
-fn rules_arg(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
+pub(crate) fn rules_arg(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
     PyRules::from_py(obj)
 }
 

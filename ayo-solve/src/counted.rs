@@ -484,6 +484,21 @@ impl CountedDatabase {
         })
     }
 
+    /// Loads the counted databases of `rules` in `dir` for the largest seed
+    /// count that has a layer file there ([`CountedDatabase::open`] of it);
+    /// [`DbError::Missing`] (layer 0) when there is none.
+    pub fn open_all(rules: &Rules, dir: &Path) -> Result<CountedDatabase, DbError> {
+        let key = counted_rules(rules)?.to_string();
+        let top = (0..=MAX_LAYER_SEEDS.min(48))
+            .rev()
+            .find(|&n| counted_layer_path(dir, &key, n).is_file())
+            .ok_or_else(|| DbError::Missing {
+                path: counted_layer_path(dir, &key, 0),
+                n: 0,
+            })?;
+        Self::open(rules, top, dir)
+    }
+
     /// The value of a capture's result: board `nb` (its mover South) at count 0.
     fn lower_value(&self, nb: &[u8; PITS], n: usize) -> Result<i32, DbError> {
         let k = seeds(nb);

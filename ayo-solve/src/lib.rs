@@ -1,8 +1,11 @@
 //! # ayo-solve
 //!
-//! Endgame databases and exact solving of relay-sowing Ayo games
-//! (the `ayoayo` preset and every rule set without a move limit or a
-//! repetition rule, such as its documented variants).
+//! Endgame databases and exact solving of Ayo games: board-only databases
+//! for rule sets without a move limit (the `ayoayo` preset, its documented
+//! variants, and `oware`, whose repetitions the databases score by their
+//! cycle convention — not the game's value, see `docs/solving.md`), and
+//! counted databases of (board, no-capture count) for rule sets with a move
+//! limit (`olopon`, `ayo`: [`counted`], [`perfect_counted`]).
 //!
 //! * [`index`] ranks every board of `n` seeds perfectly (no hashing).
 //! * [`Database`] holds one byte per board for every layer `0..=max`, built

@@ -2,14 +2,17 @@
 
 Every rule lives in the Rust core (``ayo._ayo``); this package re-exports it.
 :class:`Database` holds endgame databases (exact values of every board up to
-a number of seeds, for relay Ayoayo and its variants); ``ayo.ai`` has the
-computer players, ``Player.perfect`` among them.
+a number of seeds, for relay Ayoayo and its variants; Oware's under a cycle
+convention), :class:`CountedDatabase` those of rules with a move limit (values
+of board and no-capture count: Ayò Ọlọ́pọ́n, the web app's Ayo); ``ayo.ai`` has
+the computer players, ``Player.perfect`` among them.
 """
 
 from ayo._ayo import (
     NUM_ACTIONS,
     PARAM_NAMES,
     AyoError,
+    CountedDatabase,
     Database,
     DatabaseError,
     Game,
@@ -29,6 +32,7 @@ __all__ = [
     "NUM_ACTIONS",
     "PARAM_NAMES",
     "AyoError",
+    "CountedDatabase",
     "Database",
     "DatabaseError",
     "Game",
