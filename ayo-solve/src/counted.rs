@@ -633,6 +633,61 @@ impl CountedDatabase {
         ))
     }
 
+    /// Re-checks every stored value (every layer held, every count) against
+    /// the core: at the limit the outcome there, below it the best of the
+    /// legal moves, each valued by what it captures and the stored value of
+    /// its result at the result's own count. Returns the values checked and
+    /// those that failed (0 for sound databases).
+    pub fn verify(&self) -> (u64, u64) {
+        let rules = &self.rules;
+        let mut checked = 0;
+        let mut failed = 0;
+        for layer in self.layers.iter().flatten() {
+            let n = layer.n;
+            let (c, f) = (0..layer.boards.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|ci| {
+                    let start = ci * CHUNK;
+                    let end = (start + CHUNK).min(layer.boards);
+                    let mut walker = BoardWalker::new(n, start as u64);
+                    let (mut checked, mut failed) = (0u64, 0u64);
+                    for r in start..end {
+                        let board = *walker.board();
+                        walker.advance();
+                        for count in 0..=self.limit {
+                            let pos = counted_position(&board, count);
+                            let children = if count < self.limit {
+                                pos.children(rules)
+                            } else {
+                                Default::default()
+                            };
+                            let want = if children.is_empty() {
+                                pos.outcome(rules).map(|o| margin(&o))
+                            } else {
+                                children
+                                    .iter()
+                                    .map(|(_, child)| {
+                                        let (gain, nb) = child_view(child);
+                                        self.board_value(&nb, child.no_capture()).map(|v| gain - v)
+                                    })
+                                    .collect::<Option<Vec<i32>>>()
+                                    .and_then(|v| v.into_iter().max())
+                            };
+                            checked += 1;
+                            if want != Some(i32::from(layer.value(r as u64, count))) {
+                                failed += 1;
+                            }
+                        }
+                    }
+                    (checked, failed)
+                })
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            checked += c;
+            failed += f;
+        }
+        (checked, failed)
+    }
+
     /// The rules the values are for (the given rules without a target).
     pub fn rules(&self) -> &Rules {
         &self.rules

@@ -89,6 +89,8 @@ fn check(record: &str, max: usize) -> usize {
     let rules: Rules = record.parse().unwrap();
     let limit = rules.move_limit().unwrap();
     let db = CountedDatabase::build(&rules, max, None, true).unwrap().0;
+    let values: usize = db.layers().iter().flatten().map(|l| l.bytes().len()).sum();
+    assert_eq!(db.verify(), (values as u64, 0));
     let mut memo = HashMap::new();
     let mut checked = 0;
     for n in CountedDatabase::layers_needed(&rules, max) {
@@ -178,6 +180,20 @@ fn files_round_trip_and_bad_files_are_refused() {
         CountedLayer::load(&path, db.key(), 2, 39),
         Err(DbError::RulesMismatch { .. })
     ));
+    // A wrong value with checksums made to match: read, then found by verify.
+    let good = std::fs::read(&path).unwrap();
+    let mut forged = good.clone();
+    let header = 8 + 4 + 4 + db.key().len() + 4 + 4 + 8;
+    let body = header + 8;
+    forged[body + 5] = forged[body + 5].wrapping_add(1);
+    let dcrc = crc32fast::hash(&forged[body..]);
+    forged[header..header + 4].copy_from_slice(&dcrc.to_le_bytes());
+    let hcrc = crc32fast::hash(&forged[..header + 4]);
+    forged[header + 4..header + 8].copy_from_slice(&hcrc.to_le_bytes());
+    std::fs::write(&path, &forged).unwrap();
+    let (checked, failed) = CountedDatabase::open(&rules, 3, &dir).unwrap().verify();
+    assert!(failed >= 1 && checked > failed, "{checked} {failed}");
+    std::fs::write(&path, &good).unwrap();
     // A flipped value byte.
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;

@@ -5,11 +5,12 @@
 //! ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
 //! ayo-solve value   "<position record>" [--dir PATH] [--budget NODES]
 //! ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]
-//! ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--quiet] [--threads T]
+//! ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--verify] [--quiet] [--threads T]
 //! ```
 //! `counted` builds the counted databases of rules with a move limit
 //! (`olopon`, `ayo`; values of board and no-capture count) and, with
-//! `--budget`, searches the start position above them within that many nodes.
+//! `--budget`, searches the start position above them within that many nodes;
+//! `--verify` re-checks every stored value against the core's moves and end.
 //! `--bracket` also searches every first move with endless play (repetitions
 //! on the search path and cycle-scored database values) scored as the best
 //! and as the worst for the side to move: equal bounds mean the value does
@@ -37,6 +38,7 @@ struct Args {
     budget: Option<u64>,
     bracket: bool,
     from_seeds: Option<usize>,
+    verify: bool,
 }
 
 const USAGE: &str = "usage:
@@ -44,7 +46,7 @@ const USAGE: &str = "usage:
   ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
   ayo-solve value   \"<position record>\" [--dir PATH] [--budget NODES]
   ayo-solve opening --rules RULES [--dir PATH] [--budget NODES] [--bracket]
-  ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--quiet] [--threads T]";
+  ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--verify] [--quiet] [--threads T]";
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
@@ -60,6 +62,7 @@ fn parse_args() -> Result<Args, String> {
         budget: None,
         bracket: false,
         from_seeds: None,
+        verify: false,
     };
     while let Some(arg) = it.next() {
         let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
@@ -75,6 +78,7 @@ fn parse_args() -> Result<Args, String> {
             "--dir" => a.dir = PathBuf::from(val("--dir")?),
             "--quiet" | "-q" => a.quiet = true,
             "--bracket" => a.bracket = true,
+            "--verify" => a.verify = true,
             "--from-seeds" => {
                 a.from_seeds = Some(
                     val("--from-seeds")?
@@ -324,6 +328,19 @@ fn counted(a: &Args, t0: Instant) -> Result<(), String> {
         peak_rss_mib().unwrap_or(f64::NAN),
         a.dir.display()
     );
+    if a.verify {
+        let t = Instant::now();
+        let (checked, failed) = db.verify();
+        println!(
+            "verified {} counted layers of {}: {checked} values, {failed} failed ({:.1} s)",
+            reports.len(),
+            db.key(),
+            t.elapsed().as_secs_f64()
+        );
+        if failed > 0 {
+            return Err(format!("{failed} values failed verification"));
+        }
+    }
     let Some(budget) = a.budget else {
         return Ok(());
     };
