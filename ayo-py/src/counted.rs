@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ayo_core::record;
-use ayo_solve::counted::{counted_rules, CountedDatabase, CountedSolver};
+use ayo_solve::counted::{counted_rules, CountedDatabase};
+use ayo_solve::counted_search::CountedSolver;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;

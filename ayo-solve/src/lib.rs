@@ -48,6 +48,7 @@ use ayo_core::{EndReason, Player, Position, RuleParams, Rules, Setup, PITS};
 
 pub mod build;
 pub mod counted;
+pub mod counted_search;
 pub mod db;
 pub mod engine;
 pub mod index;

@@ -42,7 +42,8 @@ use ayo_core::players::{
 };
 use ayo_core::{Game, Move, Position, Rules};
 
-use crate::counted::{counted_rules, CountedDatabase, CountedSolver};
+use crate::counted::{counted_rules, CountedDatabase};
+use crate::counted_search::CountedSolver;
 use crate::perfect::{Source, DEFAULT_NODES};
 
 /// Clear the solver's transposition table when it grows past this many entries.

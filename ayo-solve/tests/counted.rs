@@ -8,7 +8,8 @@
 use std::collections::HashMap;
 
 use ayo_core::{Game, Player, Position, Rules, Setup};
-use ayo_solve::counted::{counted_layer_path, CountedDatabase, CountedLayer, CountedSolver};
+use ayo_solve::counted::{counted_layer_path, CountedDatabase, CountedLayer};
+use ayo_solve::counted_search::CountedSolver;
 use ayo_solve::DbError;
 
 type Key = ([u8; 12], Player, u16);
