@@ -102,6 +102,11 @@
 #define AYO_PITS 12
 
 /**
+ * The largest `max_seeds` of the counted databases (every seed of the start).
+ */
+#define AYO_MAX_COUNTED_SEEDS 48
+
+/**
  * The largest `max_seeds` of `ayo_database_build` (the file format's limit;
  * in practice the time and memory a layer takes set a lower one: layer 24
  * alone holds 417,225,900 boards).
@@ -298,9 +303,9 @@ typedef enum ayo_result {
    */
   AYO_RESULT_PLAYER_OUT_OF_MEMORY = 106,
   /**
-   * These rules cannot be solved by endgame databases: they have a move
-   * limit or a repetition rule (e.g. `ayo`, `olopon`, `oware`), whose
-   * values depend on more than the board.
+   * These rules cannot be solved by board-only endgame databases: they
+   * have a move limit (e.g. `ayo`, `olopon`), whose values depend on the
+   * no-capture count as well as the board.
    */
   AYO_RESULT_DATABASE_UNSUPPORTED_RULES = 110,
   /**
@@ -649,6 +654,19 @@ typedef enum ayo_budget_kind {
 } ayo_budget_kind;
 
 /**
+ * Counted databases (opaque): the exact value of every board of the layers
+ * a database for `max_seeds` seeds needs, at every no-capture count, under
+ * one rule set with a move limit (`olopon`, `ayo`); see `docs/solving.md`.
+ *
+ * Made by `ayo_counted_database_build` or `ayo_counted_database_open`;
+ * owned by the caller, who releases it with `ayo_counted_database_free`
+ * exactly once. Immutable once made: any number of threads may read one
+ * handle at once, and the players made from it share the databases (the
+ * handle may be freed before or after them).
+ */
+typedef struct ayo_counted_database ayo_counted_database;
+
+/**
  * Endgame databases (opaque): the exact value of every board of
  * 0..=`max_seeds` seeds under one rule set, loaded into memory
  * (`ayo_solve::Database`; `docs/solving.md` says what the values mean).
@@ -925,6 +943,90 @@ const char *ayo_version(void);
 const char *ayo_kernel(void);
 
 /**
+ * Builds the counted databases of `rules` (which need a move limit and no
+ * repetition rule, else `AYO_RESULT_DATABASE_UNSUPPORTED_RULES`) for
+ * `max_seeds` seeds into `dir` (created if needed) and loads them: the
+ * layers a capture can lead to (under collect-four only `max_seeds − 4k`),
+ * one file each, resumable as `ayo_database_build` is. Layer `n` holds
+ * C(n + 11, 11) × (limit + 1) values, one byte each. Runs on `threads`
+ * threads (0: one per core). On success `*out_database` is a new handle
+ * owned by the caller.
+ *
+ * `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
+ * `AYO_MAX_COUNTED_SEEDS` or too many threads; otherwise the codes of
+ * `ayo_database_build`, with the detail in `ayo_database_last_error`.
+ *
+ * Thread safety: reads `rules`. Two builds must not write the same directory at once.
+ *
+ * # Safety
+ * `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+ * valid for a write.
+ */
+enum ayo_result ayo_counted_database_build(const struct ayo_rules *rules,
+                                           uint32_t max_seeds,
+                                           const char *dir,
+                                           uint32_t threads,
+                                           struct ayo_counted_database **out_database);
+
+/**
+ * Loads the counted databases of `rules` for `max_seeds` seeds from `dir`
+ * (the layers `ayo_counted_database_build` writes), each file checked
+ * whole. Codes as for `ayo_counted_database_build`
+ * (`AYO_RESULT_DATABASE_MISSING` when a layer has no file).
+ *
+ * Thread safety: reads `rules`.
+ *
+ * # Safety
+ * `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+ * valid for a write.
+ */
+enum ayo_result ayo_counted_database_open(const struct ayo_rules *rules,
+                                          uint32_t max_seeds,
+                                          const char *dir,
+                                          struct ayo_counted_database **out_database);
+
+/**
+ * Releases a counted-database handle; NULL does nothing. Its players keep
+ * the databases.
+ *
+ * Thread safety: needs `database` exclusively.
+ *
+ * # Safety
+ * `database` NULL or a live handle from this library, not freed before.
+ */
+void ayo_counted_database_free(struct ayo_counted_database *database);
+
+/**
+ * Writes the seed count the databases were built for to `*max_seeds`.
+ *
+ * Thread safety: reads `database`.
+ *
+ * # Safety
+ * `database` NULL or live; `max_seeds` NULL or valid for a write.
+ */
+enum ayo_result ayo_counted_database_max_seeds(const struct ayo_counted_database *database,
+                                               uint32_t *max_seeds);
+
+/**
+ * Makes a `perfect` player over counted databases: every legal move's
+ * exact value (board and no-capture count) read from them or searched
+ * above them within the budget, the best played; `ayo_player_analyze`
+ * gives proven values. Other rules, or a budget that runs out: level `max`,
+ * and `ayo_player_last_source` says so. Budget, seed and ownership as for
+ * `ayo_player_new_perfect`; the name is `"perfect(counted db<=N, …)"`.
+ *
+ * Thread safety: reads `database`.
+ *
+ * # Safety
+ * `database` NULL or live; `out_player` NULL or valid for a write.
+ */
+enum ayo_result ayo_player_new_perfect_counted(const struct ayo_counted_database *database,
+                                               ayo_budget_kind budget_kind,
+                                               uint64_t amount,
+                                               uint64_t seed,
+                                               struct ayo_player **out_player);
+
+/**
  * Writes the detail of the last failed `ayo_database_open`,
  * `ayo_database_open_up_to`, `ayo_database_build`, `ayo_database_verify` or
  * `ayo_database_bounds`
@@ -950,8 +1052,8 @@ enum ayo_result ayo_database_last_error(char *buf, size_t len, size_t *written);
  * success `*out_database` is a new handle owned by the caller (free it with
  * `ayo_database_free`).
  *
- * `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit or a
- * repetition rule (e.g. the `ayo`, `olopon` and `oware` presets);
+ * `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit
+ * (e.g. the `ayo` and `olopon` presets);
  * `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules,
  * or when a layer is missing below the highest layer file found (layer 5
  * deleted from 0..=8: an error naming the missing file and the layers

@@ -60,7 +60,7 @@ thread_local! {
 
 /// Runs a database call inside the panic boundary and keeps its failure
 /// detail for the calling thread (`ayo_database_last_error`).
-fn guard_database(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
+pub(crate) fn guard_database(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
     let (code, detail) = guard_detail(f);
     // Inside the panic boundary too. A thread being torn down has no
     // storage left; the code still tells.
@@ -128,7 +128,7 @@ impl From<Source> for ayo_perfect_source {
 
 /// Runs `f` on a rayon pool of `threads` threads (0: one per core), by the
 /// rule of `ayo_core::threads`.
-fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) -> Result<T, Fail> {
+pub(crate) fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) -> Result<T, Fail> {
     run_on_threads(Some(threads.into()), f).map_err(|e| {
         let code = match e {
             PoolError::Threads(_) => ayo_result::InvalidArgument,
@@ -157,8 +157,8 @@ fn check_max_seeds(max_seeds: u32) -> Result<(), Fail> {
 /// success `*out_database` is a new handle owned by the caller (free it with
 /// `ayo_database_free`).
 ///
-/// `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit or a
-/// repetition rule (e.g. the `ayo`, `olopon` and `oware` presets);
+/// `AYO_RESULT_DATABASE_UNSUPPORTED_RULES` for rules with a move limit
+/// (e.g. the `ayo` and `olopon` presets);
 /// `AYO_RESULT_DATABASE_MISSING` when `dir` holds no layer 0 for these rules,
 /// or when a layer is missing below the highest layer file found (layer 5
 /// deleted from 0..=8: an error naming the missing file and the layers
@@ -196,7 +196,7 @@ pub unsafe extern "C" fn ayo_database_open(
     })
 }
 
-fn rules_ref<'a>(rules: *const ayo_rules) -> Result<&'a ayo_rules, Fail> {
+pub(crate) fn rules_ref<'a>(rules: *const ayo_rules) -> Result<&'a ayo_rules, Fail> {
     // SAFETY: every caller passes on its own C caller's pointer, which must be
     // NULL or a live handle not being mutated concurrently.
     unsafe { rules.as_ref() }.ok_or_else(|| Fail::null("rules"))
@@ -508,10 +508,10 @@ pub unsafe extern "C" fn ayo_player_last_source(
     // SAFETY: the caller's contract.
     unsafe {
         query(player, "player", source, "source", |p| {
-            let perfect = p.perfect().ok_or_else(|| {
+            let source = p.last_source().ok_or_else(|| {
                 Fail::new(
                     ayo_result::NotPerfect,
-                    "this player was not made by ayo_player_new_perfect",
+                    "this player was not made by ayo_player_new_perfect or ayo_player_new_perfect_counted",
                 )
             })?;
             if p.is_broken() {
@@ -520,7 +520,7 @@ pub unsafe extern "C" fn ayo_player_last_source(
                     "this player panicked in an earlier call",
                 ));
             }
-            Ok(perfect.last_source().into())
+            Ok(source.into())
         })
     }
 }
@@ -744,14 +744,14 @@ mod tests {
             ayo_game_free(g);
             ayo_rules_free(r);
         }
-        // Oware cannot be solved.
-        let o = rules(c"oware");
+        // Rules with a move limit cannot be solved by board-only layers.
+        let o = rules(c"olopon");
         let mut none = null_mut();
         assert_eq!(
             unsafe { ayo_database_build(o, 2, d.as_ptr(), 1, &mut none) },
             ayo_result::DatabaseUnsupportedRules
         );
-        assert!(last_error().contains("repetition"), "{}", last_error());
+        assert!(last_error().contains("move limit"), "{}", last_error());
         assert!(none.is_null());
         unsafe { ayo_rules_free(o) };
     }

@@ -30,6 +30,7 @@
 
 #![allow(non_camel_case_types)]
 
+mod counted;
 mod database;
 mod errors;
 mod game;
@@ -39,6 +40,7 @@ mod result;
 mod rules;
 mod util;
 
+pub use counted::*;
 pub use database::*;
 pub use game::*;
 pub use messages::*;

@@ -14,7 +14,7 @@ use ayo_core::players::{
 };
 use ayo_core::{Game, Status};
 use ayo_solve::engine::Engine;
-use ayo_solve::perfect::Perfect;
+use ayo_solve::perfect::Source;
 
 use crate::game::ayo_game;
 use crate::result::ayo_result;
@@ -77,9 +77,10 @@ impl ayo_player {
         }))
     }
 
-    /// The `perfect` player behind this handle, if it is one.
-    pub(crate) fn perfect(&self) -> Option<&Perfect> {
-        self.engine.perfect()
+    /// Where the `perfect` player behind this handle (over board or counted
+    /// databases) got its last answer, if it is one.
+    pub(crate) fn last_source(&self) -> Option<Source> {
+        self.engine.last_source()
     }
 
     /// Whether a panic left the player unusable.

@@ -85,9 +85,9 @@ pub enum ayo_result {
     /// bytes, and what for). Nothing was searched; the player and the game
     /// are unchanged.
     PlayerOutOfMemory = 106,
-    /// These rules cannot be solved by endgame databases: they have a move
-    /// limit or a repetition rule (e.g. `ayo`, `olopon`, `oware`), whose
-    /// values depend on more than the board.
+    /// These rules cannot be solved by board-only endgame databases: they
+    /// have a move limit (e.g. `ayo`, `olopon`), whose values depend on the
+    /// no-capture count as well as the board.
     DatabaseUnsupportedRules = 110,
     /// A database layer file is missing (no layer 0 for these rules in the
     /// directory); see the rules handle's `ayo_rules_last_error` for the file.
@@ -197,7 +197,7 @@ impl ayo_result {
             }
             ayo_result::NotPerfect => "the player is not a perfect player",
             ayo_result::DatabaseUnsupportedRules => {
-                "these rules cannot be solved by endgame databases (move limit or repetition rule)"
+                "these rules cannot be solved by endgame databases (move limit)"
             }
             ayo_result::DatabaseMissing => "a database layer file is missing",
             ayo_result::DatabaseDamaged => {

@@ -15,9 +15,11 @@ use ayo_core::players::{self, Agent, Basis, Bound as SearchBound, Budget, Kind, 
 use ayo_core::{Game, Move};
 use ayo_solve::engine::Engine;
 use ayo_solve::perfect::Perfect;
+use ayo_solve::perfect_counted::CountedPerfect;
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 
+use crate::counted::PyCountedDatabase;
 use crate::errors::{self, AyoError, Real, Text, Wide, U64};
 use crate::solve::PyDatabase;
 
@@ -188,7 +190,8 @@ pub(crate) struct PyPlayer {
     kind: &'static str,
     budget: Budget,
     seed: u64,
-    database: Option<Py<PyDatabase>>,
+    /// A `Database` or a `CountedDatabase`.
+    database: Option<Py<PyAny>>,
 }
 
 /// The game behind a Python `ayo.Game`, rebuilt from its record, and whether
@@ -319,7 +322,8 @@ impl PyPlayer {
         })
     }
 
-    /// The `perfect` level: optimal moves over `database` (shared, not
+    /// The `perfect` level: optimal moves over `database` (a `Database`, or a
+    /// `CountedDatabase` for rules with a move limit; shared, not
     /// copied). Each move's exact value is read from the databases when the
     /// board is held, else searched above them within `nodes` expanded
     /// boards or `time` seconds a move (at most one, checked as for
@@ -332,7 +336,7 @@ impl PyPlayer {
     #[pyo3(signature = (database, *, nodes = None, time = None, seed = Wide(Ok(0))),
         text_signature = "(database, *, nodes=None, time=None, seed=0)")]
     fn perfect(
-        database: Bound<'_, PyDatabase>,
+        database: Bound<'_, PyAny>,
         nodes: Option<Wide>,
         time: Option<Real>,
         seed: Wide,
@@ -340,10 +344,18 @@ impl PyPlayer {
         let seed: u64 = seed.get("seed", U64)?;
         let default = Budget::Nodes(ayo_solve::perfect::DEFAULT_NODES);
         let budget = budget_of(None, nodes, time, default)?;
-        let perfect = Perfect::new(Arc::clone(&database.get().db), budget, seed);
-        let name = perfect.name();
+        let engine = if let Ok(d) = database.cast::<PyDatabase>() {
+            Engine::from(Perfect::new(Arc::clone(&d.get().db), budget, seed))
+        } else if let Ok(d) = database.cast::<PyCountedDatabase>() {
+            Engine::from(CountedPerfect::new(Arc::clone(&d.get().db), budget, seed))
+        } else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "Player.perfect takes an ayo.Database or an ayo.CountedDatabase",
+            ));
+        };
+        let name = engine.agent().name();
         Ok(PyPlayer {
-            agent: Arc::new(Mutex::new(Engine::from(perfect))),
+            agent: Arc::new(Mutex::new(engine)),
             name,
             level: Some("perfect".to_string()),
             kind: "perfect",
@@ -374,14 +386,14 @@ impl PyPlayer {
         let agent = Arc::clone(&self.agent);
         py.detach(move || {
             let guard = agent.lock().map_err(|_| poisoned())?;
-            Ok(guard.perfect().map(Perfect::fallback_name))
+            Ok(guard.fallback_name())
         })
     }
 
     /// The databases of a perfect player (the same object it was made
     /// with), None for other players.
     #[getter]
-    fn database(&self, py: Python<'_>) -> Option<Py<PyDatabase>> {
+    fn database(&self, py: Python<'_>) -> Option<Py<PyAny>> {
         self.database.as_ref().map(|d| d.clone_ref(py))
     }
 

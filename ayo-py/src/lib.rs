@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 
 mod ai;
 mod alloc;
+mod counted;
 mod env;
 mod errors;
 mod game;
@@ -29,6 +30,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::perft, m)?)?;
     ai::register(m)?;
     solve::register(m)?;
+    counted::register(m)?;
     vector::register(m)?;
     env::register(m)?;
     m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;

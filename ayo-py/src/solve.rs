@@ -148,7 +148,10 @@ pub(crate) struct PyDatabase {
 
 /// Runs `f` on a pool of `threads` threads (`ayo_solve::threads`); a count
 /// against the rule is an `AyoError`, raised before any thread starts.
-fn on_threads<T: Send>(threads: Option<i64>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
+pub(crate) fn on_threads<T: Send>(
+    threads: Option<i64>,
+    f: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     run_on_threads(threads, f).map_err(|e| AyoError::new_err(e.to_string()))
 }
 
@@ -163,7 +166,7 @@ fn thread_count(threads: Option<Wide>) -> PyResult<usize> {
 }
 
 /// A `threads` argument as an `i64` (its range is checked by `thread_count`).
-fn threads_arg(threads: Option<Wide>) -> PyResult<Option<i64>> {
+pub(crate) fn threads_arg(threads: Option<Wide>) -> PyResult<Option<i64>> {
     Wide::opt(
         threads.as_ref(),
         "threads",
@@ -173,7 +176,7 @@ fn threads_arg(threads: Option<Wide>) -> PyResult<Option<i64>> {
 
 /// A folder argument (a `str` or an `os.PathLike`): one that cannot be encoded
 /// for the file system (a lone surrogate) raises `AyoError`.
-pub(crate) struct PathArg(PathBuf);
+pub(crate) struct PathArg(pub(crate) PathBuf);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for PathArg {
     type Error = PyErr;
@@ -194,7 +197,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for PathArg {
 }
 
 /// Rules from a Python `Rules`, a preset name or a rules record.
-fn rules_arg(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
+pub(crate) fn rules_arg(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
     PyRules::from_py(obj)
 }
 
@@ -321,8 +324,8 @@ impl PyDatabase {
     /// a layer is missing (none at all, below `max_seeds`, or, without
     /// `max_seeds`, below the highest layer found: reason "layer_gap", never
     /// a smaller database), damaged, for other rules or another format, or
-    /// when the rules cannot be solved by layers (a move limit or a
-    /// repetition rule, as in `ayo` and `oware`); `MemoryError` when the
+    /// when the rules cannot be solved by layers (a move limit, as in `ayo`
+    /// and `olopon`); `MemoryError` when the
     /// layers do not fit in memory. Releases the GIL while reading.
     #[staticmethod]
     #[pyo3(signature = (rules, dir, *, max_seeds = None))]
@@ -353,9 +356,9 @@ impl PyDatabase {
         })
     }
 
-    /// Whether `rules` can be solved by seed layers (no move limit and no
-    /// repetition rule): `ayoayo` and its variants can, `ayo`, `olopon` and
-    /// `oware` cannot.
+    /// Whether `rules` can be solved by seed layers (no move limit):
+    /// `ayoayo`, its variants and `oware` (whose repetitions the databases
+    /// score by their cycle convention) can, `ayo` and `olopon` cannot.
     #[staticmethod]
     fn solvable(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(solve_rules(&rules_arg(rules)?).is_ok())

@@ -1,6 +1,7 @@
 //! [`Engine`]: the player behind a foreign handle (the C `ayo_player`, the
-//! Python `Player`): one of ayo-core's players, or a [`Perfect`] player kept
-//! as itself so that its [`Perfect::last_source`] can be asked.
+//! Python `Player`): one of ayo-core's players, or a `perfect` player
+//! ([`Perfect`] over board databases, [`CountedPerfect`] over counted ones)
+//! kept as itself so that its `last_source` can be asked.
 //!
 //! ```
 //! use ayo_core::players::{Agent, Level};
@@ -17,6 +18,7 @@
 use ayo_core::players::Agent;
 
 use crate::perfect::{Perfect, Source};
+use crate::perfect_counted::CountedPerfect;
 
 /// A computer player: one of `ayo_core::players`, or a `perfect` player.
 pub enum Engine {
@@ -24,6 +26,8 @@ pub enum Engine {
     Core(Box<dyn Agent>),
     /// The `perfect` level over endgame databases.
     Perfect(Box<Perfect>),
+    /// The `perfect` level over counted databases (rules with a move limit).
+    CountedPerfect(Box<CountedPerfect>),
 }
 
 impl Engine {
@@ -32,6 +36,7 @@ impl Engine {
         match self {
             Engine::Core(a) => a.as_ref(),
             Engine::Perfect(p) => p.as_ref(),
+            Engine::CountedPerfect(p) => p.as_ref(),
         }
     }
 
@@ -40,20 +45,36 @@ impl Engine {
         match self {
             Engine::Core(a) => a.as_mut(),
             Engine::Perfect(p) => p.as_mut(),
+            Engine::CountedPerfect(p) => p.as_mut(),
         }
     }
 
-    /// The `perfect` player, if this is one.
+    /// The `perfect` player over board databases, if this is one.
     pub fn perfect(&self) -> Option<&Perfect> {
         match self {
             Engine::Perfect(p) => Some(p),
+            Engine::Core(_) | Engine::CountedPerfect(_) => None,
+        }
+    }
+
+    /// What a `perfect` player (either kind) falls back to, in words; `None`
+    /// for other players.
+    pub fn fallback_name(&self) -> Option<String> {
+        match self {
+            Engine::Perfect(p) => Some(p.fallback_name()),
+            Engine::CountedPerfect(p) => Some(p.fallback_name()),
             Engine::Core(_) => None,
         }
     }
 
-    /// Where a `perfect` player's last answer came from; `None` for other players.
+    /// Where a `perfect` player's last answer came from (either kind);
+    /// `None` for other players.
     pub fn last_source(&self) -> Option<Source> {
-        self.perfect().map(Perfect::last_source)
+        match self {
+            Engine::Perfect(p) => Some(p.last_source()),
+            Engine::CountedPerfect(p) => Some(p.last_source()),
+            Engine::Core(_) => None,
+        }
     }
 }
 
@@ -66,6 +87,12 @@ impl From<Box<dyn Agent>> for Engine {
 impl From<Perfect> for Engine {
     fn from(perfect: Perfect) -> Engine {
         Engine::Perfect(Box::new(perfect))
+    }
+}
+
+impl From<CountedPerfect> for Engine {
+    fn from(perfect: CountedPerfect) -> Engine {
+        Engine::CountedPerfect(Box::new(perfect))
     }
 }
 
@@ -87,5 +114,19 @@ mod tests {
         assert!(game.is_legal(engine.agent_mut().choose(&game).unwrap()));
         assert_ne!(engine.last_source(), Some(Source::None));
         assert!(engine.perfect().is_some());
+    }
+
+    #[test]
+    fn a_counted_perfect_engine_answers_as_its_player() {
+        use crate::counted::CountedDatabase;
+        use crate::perfect_counted::CountedPerfect;
+        let rules = Rules::preset("olopon").unwrap();
+        let db = CountedDatabase::build(&rules, 3, None, true).unwrap().0;
+        let mut engine = Engine::from(CountedPerfect::new(db, Budget::Nodes(1_000), 2));
+        assert_eq!(engine.last_source(), Some(Source::None));
+        assert!(engine.perfect().is_none());
+        let game = Game::new(rules);
+        assert!(game.is_legal(engine.agent_mut().choose(&game).unwrap()));
+        assert_eq!(engine.last_source(), Some(Source::Fallback));
     }
 }

@@ -1,8 +1,11 @@
 //! # ayo-solve
 //!
-//! Endgame databases and exact solving of relay-sowing Ayo games
-//! (the `ayoayo` preset and every rule set without a move limit or a
-//! repetition rule, such as its documented variants).
+//! Endgame databases and exact solving of Ayo games: board-only databases
+//! for rule sets without a move limit (the `ayoayo` preset, its documented
+//! variants, and `oware`, whose repetitions the databases score by their
+//! cycle convention — not the game's value, see `docs/solving.md`), and
+//! counted databases of (board, no-capture count) for rule sets with a move
+//! limit (`olopon`, `ayo`: [`counted`], [`perfect_counted`]).
 //!
 //! * [`index`] ranks every board of `n` seeds perfectly (no hashing).
 //! * [`Database`] holds one byte per board for every layer `0..=max` (and
@@ -42,13 +45,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use ayo_core::{EndReason, Player, Position, Repetition, RuleParams, Rules, Setup, PITS};
+use ayo_core::{EndReason, Player, Position, RuleParams, Rules, Setup, PITS};
 
 pub mod build;
+pub mod counted;
+pub mod counted_search;
 pub mod db;
 pub mod engine;
 pub mod index;
 pub mod perfect;
+pub mod perfect_counted;
 pub mod search;
 pub mod threads;
 
@@ -57,25 +63,27 @@ pub use db::{DbError, Layer};
 pub use perfect::Perfect;
 pub use search::{SearchStats, Solver};
 
-/// The rules a database is built for: `rules` with the target removed.
-/// Refuses rules with a move limit or a repetition rule (their values depend
-/// on counters or history, not on the board alone).
+/// The rules a board-only database is built for: `rules` with the target
+/// removed. Refuses rules with a move limit (their values depend on the
+/// no-capture counter: see [`counted`]). A repetition rule (`oware`) is
+/// accepted: it scores a repeated position as "each player takes their own
+/// row", the convention the databases give play that never ends; how far
+/// that makes the databases' values the game's is in `docs/solving.md`
+/// (section "Oware").
 ///
 /// ```
 /// use ayo_core::Rules;
 /// let r = ayo_solve::solve_rules(&Rules::preset("ayoayo").unwrap()).unwrap();
 /// assert_eq!(r.target(), None);
-/// assert!(ayo_solve::solve_rules(&Rules::preset("oware").unwrap()).is_err());
+/// assert!(ayo_solve::solve_rules(&Rules::preset("oware").unwrap()).is_ok());
+/// assert!(ayo_solve::solve_rules(&Rules::preset("olopon").unwrap()).is_err());
 /// ```
 pub fn solve_rules(rules: &Rules) -> Result<Rules, DbError> {
     if rules.move_limit().is_some() {
         return Err(DbError::UnsupportedRules {
-            why: "a move limit makes values depend on the no-capture counter".into(),
-        });
-    }
-    if rules.repetition() != Repetition::Off {
-        return Err(DbError::UnsupportedRules {
-            why: "a repetition rule makes values depend on the game's history".into(),
+            why: "a move limit makes values depend on the no-capture counter \
+                  (use the counted databases)"
+                .into(),
         });
     }
     let params = RuleParams {

@@ -55,7 +55,7 @@ use std::time::Instant;
 use ayo_core::players::{
     Agent, Analysis, Basis, Budget, Level, MoveValue, OutOfMemory, Proof, Value,
 };
-use ayo_core::{Game, Move, Position, Rules, PITS};
+use ayo_core::{Game, Move, Position, Repetition, Rules, PITS};
 
 use crate::{solve_rules, Database, DbError, Solver};
 
@@ -215,9 +215,14 @@ impl Perfect {
         }
     }
 
-    /// Whether the databases are for `rules` (the same rules, any target).
+    /// Whether the databases are for `rules` (the same rules, any target)
+    /// and prove the game's values. Under a repetition rule (`oware`) they
+    /// do not: the game scores the position that repeats, which depends on
+    /// the path, where the databases score a board whose play never ends by
+    /// its own split (`docs/solving.md`, "Oware"), so the player falls back.
     pub fn plays(&self, rules: &Rules) -> bool {
-        solve_rules(rules).is_ok_and(|r| r == *self.solver.database().rules())
+        rules.repetition() == Repetition::Off
+            && solve_rules(rules).is_ok_and(|r| r == *self.solver.database().rules())
     }
 
     /// The exact value of every legal move of `pos` in `game` (the history

@@ -172,7 +172,7 @@ fn other_rules_and_layers_are_refused() {
 
 #[test]
 fn rules_with_counters_are_refused() {
-    for name in ["ayo", "olopon", "oware"] {
+    for name in ["ayo", "olopon"] {
         let e = Database::build(&Rules::preset(name).unwrap(), 2, None, true).unwrap_err();
         assert!(matches!(e, DbError::UnsupportedRules { .. }), "{name}: {e}");
     }

@@ -2,8 +2,10 @@
 
 Every rule lives in the Rust core (``ayo._ayo``); this package re-exports it.
 :class:`Database` holds endgame databases (exact values of every board up to
-a number of seeds, for relay Ayoayo and its variants); ``ayo.ai`` has the
-computer players, ``Player.perfect`` among them.
+a number of seeds, for relay Ayoayo and its variants; Oware's under a cycle
+convention), :class:`CountedDatabase` those of rules with a move limit (values
+of board and no-capture count: Ayò Ọlọ́pọ́n, the web app's Ayo); ``ayo.ai`` has
+the computer players, ``Player.perfect`` among them.
 """
 
 from ayo._ayo import (
@@ -11,6 +13,7 @@ from ayo._ayo import (
     NUM_ACTIONS,
     PARAM_NAMES,
     AyoError,
+    CountedDatabase,
     Database,
     DatabaseError,
     Game,
@@ -33,6 +36,7 @@ __all__ = [
     "NUM_ACTIONS",
     "PARAM_NAMES",
     "AyoError",
+    "CountedDatabase",
     "Database",
     "DatabaseError",
     "Game",

@@ -15,6 +15,7 @@ __all__ = [
     "PARAM_NAMES",
     "Analysis",
     "AyoError",
+    "CountedDatabase",
     "Database",
     "DatabaseError",
     "EpisodeCore",
@@ -288,7 +289,11 @@ class Player:
     def __new__(cls, level: int | str | None = None, *, seed: int = 0) -> Player: ...
     @staticmethod
     def perfect(
-        database: Database, *, nodes: int | None = None, time: float | None = None, seed: int = 0
+        database: Database | CountedDatabase,
+        *,
+        nodes: int | None = None,
+        time: float | None = None,
+        seed: int = 0,
     ) -> Player: ...
     @staticmethod
     def from_kind(
@@ -320,7 +325,7 @@ class Player:
     @property
     def fallback(self) -> str | None: ...
     @property
-    def database(self) -> Database | None: ...
+    def database(self) -> Database | CountedDatabase | None: ...
     def choose(self, game: Game) -> int: ...
     def analyze(self, game: Game) -> Analysis: ...
     def __call__(self, game: Game) -> int: ...
@@ -421,6 +426,38 @@ class Database:
     def move_values(
         self, position: Game | str, *, nodes: int | None = ...
     ) -> dict[int, int] | None: ...
+
+@final
+class CountedDatabase:
+    """Counted databases (board and no-capture count) of rules with a move limit."""
+
+    @staticmethod
+    def build(
+        rules: Rules | str,
+        max_seeds: int,
+        dir: str | os.PathLike[str] | None = None,
+        *,
+        threads: int | None = None,
+    ) -> CountedDatabase: ...
+    @staticmethod
+    def open(
+        rules: Rules | str, dir: str | os.PathLike[str], *, max_seeds: int | None = None
+    ) -> CountedDatabase: ...
+    @staticmethod
+    def solvable(rules: Rules | str) -> bool: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def max_seeds(self) -> int: ...
+    @property
+    def limit(self) -> int: ...
+    @property
+    def layers(self) -> list[int]: ...
+    @property
+    def dir(self) -> Path | None: ...
+    def value(self, position: Game | str, *, nodes: int | None = ...) -> int | None: ...
 
 # --- One episode (ayo-py/src/env.rs over ayo_core::episode; used by ayo.envs and
 # ayo.pettingzoo) ---------------------------------------------------------------

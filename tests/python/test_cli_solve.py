@@ -140,13 +140,14 @@ def test_value_needs_its_budget(built: Path, tmp_path: Path) -> None:
 
 
 def test_bad_input_is_one_line_and_a_nonzero_status(built: Path, tmp_path: Path) -> None:
-    # Rules that cannot be solved.
-    proc = run(["solve", "build", "--rules", "oware", "--max-seeds", "4"], tmp_path)
+    # Rules that cannot be solved (a repetition rule and a move limit).
+    proc = run(["solve", "build", "--rules", "oware[move_limit=40]", "--max-seeds", "4"], tmp_path)
     assert proc.returncode == 1
     assert "cannot be solved by seed layers" in one_error_line(proc)
-    proc = run(["solve", "value", "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"], tmp_path)
+    record = "oware[move_limit=40] 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"
+    proc = run(["solve", "value", record], tmp_path)
     assert proc.returncode == 1
-    assert "repetition" in one_error_line(proc)
+    assert "move limit" in one_error_line(proc)
     # A folder that does not exist, and one without these rules' databases.
     proc = run(["solve", "verify", "--dir", str(tmp_path / "nowhere")], tmp_path)
     assert proc.returncode == 1
@@ -213,13 +214,38 @@ def test_play_perfect_without_databases_falls_back_with_a_message(tmp_path: Path
     assert HINT in line
     assert "playing as level max" in line
     assert "computer level max" in proc.stdout
-    # Rules that cannot be solved (the default rules, ayo, have a move limit).
+    # The default rules, ayo, have a move limit: counted databases, not built here.
     proc = run(["play", "--level", "perfect", "--seed", "1"], tmp_path, "q\n")
     assert proc.returncode == 0, proc.stderr
     line = one_error_line(proc)
-    assert "cannot be solved" in line
+    assert "no databases for ayo" in line
+    assert "ayo solve build --rules ayo --max-seeds 12" in line
+    assert "computer level max" in proc.stdout
+    # Oware's databases do not prove its values.
+    proc = run(["play", "--rules", "oware", "--level", "perfect", "--seed", "1"], tmp_path, "q\n")
+    assert proc.returncode == 0, proc.stderr
+    line = one_error_line(proc)
+    assert "cannot prove" in line
     assert HINT in line
     assert "computer level max" in proc.stdout
+
+
+def test_build_and_play_counted_databases(tmp_path: Path) -> None:
+    folder = tmp_path / "counted"
+    proc = run(
+        ["solve", "build", "--rules", "olopon", "--max-seeds", "4", "--dir", str(folder)],
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "built counted layers 0, 1, 2, 3, 4 of olopon[target=none]" in proc.stdout
+    proc = run(
+        ["play", "--rules", "olopon", "--level", "perfect", "--seed", "1", "--db", str(folder)],
+        tmp_path,
+        "q\n",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "computer level perfect" in proc.stdout
 
 
 def test_play_perfect_with_databases(built: Path, tmp_path: Path) -> None:

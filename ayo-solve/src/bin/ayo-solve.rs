@@ -5,7 +5,12 @@
 //! ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
 //! ayo-solve value   "<position record>" [--dir PATH] [--budget NODES]
 //! ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]
+//! ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--verify] [--quiet] [--threads T]
 //! ```
+//! `counted` builds the counted databases of rules with a move limit
+//! (`olopon`, `ayo`; values of board and no-capture count) and, with
+//! `--budget`, searches the start position above them within that many nodes;
+//! `--verify` re-checks every stored value against the core's moves and end.
 //! `--bracket` also searches every first move with endless play (repetitions
 //! on the search path, and database boards whose bounds differ, at their
 //! bound) scored as the best and as the worst for the side to move: equal
@@ -33,13 +38,15 @@ struct Args {
     budget: Option<u64>,
     bracket: bool,
     from_seeds: Option<usize>,
+    verify: bool,
 }
 
 const USAGE: &str = "usage:
   ayo-solve build   --rules RULES --max-seeds N [--dir PATH] [--quiet] [--threads T]
   ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
   ayo-solve value   \"<position record>\" [--dir PATH] [--budget NODES]
-  ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]";
+  ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]
+  ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--verify] [--quiet] [--threads T]";
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
@@ -55,6 +62,7 @@ fn parse_args() -> Result<Args, String> {
         budget: None,
         bracket: false,
         from_seeds: None,
+        verify: false,
     };
     while let Some(arg) = it.next() {
         let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
@@ -70,6 +78,7 @@ fn parse_args() -> Result<Args, String> {
             "--dir" => a.dir = PathBuf::from(val("--dir")?),
             "--quiet" | "-q" => a.quiet = true,
             "--bracket" => a.bracket = true,
+            "--verify" => a.verify = true,
             "--from-seeds" => {
                 a.from_seeds = Some(
                     val("--from-seeds")?
@@ -302,8 +311,80 @@ fn run(a: Args) -> Result<(), String> {
                 peak_rss_mib().unwrap_or(f64::NAN)
             );
         }
+        "counted" => counted(&a, t0)?,
         other => return Err(format!("unknown command {other}\n{USAGE}")),
     }
+    Ok(())
+}
+
+/// `counted`: build the counted layers, then (with `--budget`) search the start.
+fn counted(a: &Args, t0: Instant) -> Result<(), String> {
+    use ayo_solve::counted::{counted_report_line, CountedDatabase};
+    use ayo_solve::counted_search::CountedSolver;
+    let rules = rules_of(a)?;
+    let n = a.max_seeds.ok_or("counted needs --max-seeds")?;
+    let (db, reports) =
+        CountedDatabase::build(&rules, n, Some(&a.dir), a.quiet).map_err(|e| e.to_string())?;
+    for r in &reports {
+        println!("{}", counted_report_line(r));
+    }
+    let boards: u64 = reports.iter().map(|r| r.boards).sum();
+    let values: u64 = reports.iter().map(|r| r.values).sum();
+    println!(
+        "built {} counted layers of {} ({boards} boards, {values} values) in {:.1} s on {} threads; peak memory {:.0} MiB; files in {}",
+        reports.len(),
+        db.key(),
+        t0.elapsed().as_secs_f64(),
+        rayon::current_num_threads(),
+        peak_rss_mib().unwrap_or(f64::NAN),
+        a.dir.display()
+    );
+    if a.verify {
+        let t = Instant::now();
+        let (checked, failed) = db.verify();
+        println!(
+            "verified {} counted layers of {}: {checked} values, {failed} failed ({:.1} s)",
+            reports.len(),
+            db.key(),
+            t.elapsed().as_secs_f64()
+        );
+        if failed > 0 {
+            return Err(format!("{failed} values failed verification"));
+        }
+    }
+    let Some(budget) = a.budget else {
+        return Ok(());
+    };
+    let start = Position::start(&rules);
+    let mut solver = CountedSolver::new(db);
+    let t = Instant::now();
+    solver.set_budget(Some(budget));
+    for (mv, after) in start.children(solver.database().rules()) {
+        let before = solver.nodes();
+        let gain =
+            i32::from(after.store(start.to_move())) - i32::from(after.store(after.to_move()));
+        let v = solver.value(&after).map(|rest| gain - rest);
+        println!(
+            "move {}: {} (captures {gain}, then {} seeds, count {}); nodes {}",
+            mv.relative_pit(),
+            v.map_or("budget exhausted".to_string(), |v| format!("value {v:+}")),
+            after.board_seeds(),
+            after.no_capture(),
+            solver.nodes() - before
+        );
+    }
+    let value = solver.value(&start);
+    println!(
+        "start position of {rules}: {} after {} nodes, {} table entries, {:.1} s; peak memory {:.0} MiB",
+        match value {
+            Some(v) => format!("value {v:+} for South"),
+            None => "budget exhausted".to_string(),
+        },
+        solver.nodes(),
+        solver.table_len(),
+        t.elapsed().as_secs_f64(),
+        peak_rss_mib().unwrap_or(f64::NAN)
+    );
     Ok(())
 }
 

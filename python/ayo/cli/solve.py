@@ -1,8 +1,11 @@
 """``ayo solve``: build, check and query the endgame databases; the ``perfect`` level.
 
 The databases (:class:`ayo.Database`, ayo-solve's) hold the exact value of
-every board of up to ``--max-seeds`` seeds for rules without a move limit or a
-repetition rule (``ayoayo`` and its variants). They live in one folder:
+every board of up to ``--max-seeds`` seeds for rules without a move limit
+(``ayoayo`` and its variants; ``oware``'s repetitions are scored by a cycle
+convention, so level ``perfect`` does not play Oware from them); rules with
+a move limit (``olopon``, ``ayo``) have counted databases
+(:class:`ayo.CountedDatabase`: board and no-capture count). They live in one folder:
 ``--dir``, else ``$AYO_DB_DIR``, else ``db`` in the user's data directory
 (the scoreboard's, see :func:`ayo.cli.scoreboard.data_dir`).
 
@@ -21,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from ayo import AyoError, Database, DatabaseError, Game, RecordError, Rules
+from ayo import AyoError, CountedDatabase, Database, DatabaseError, Game, RecordError, Rules
 from ayo._ayo import thread_count
 from ayo.ai import Player
 from ayo.cli.common import SEAT_NAMES, UsageError
@@ -55,11 +58,12 @@ def db_dir(given: str | None) -> Path:
 
 def _hint(rules: Rules) -> str:
     """The build command for ``rules`` (solvable ones), else :data:`BUILD_HINT`."""
-    if not Database.solvable(rules):
+    counted = CountedDatabase.solvable(rules)
+    if not Database.solvable(rules) and not counted:
         return BUILD_HINT
     text = str(rules)
     quoted = f"'{text}'" if "[" in text else text
-    return f"ayo solve build --rules {quoted} --max-seeds 20"
+    return f"ayo solve build --rules {quoted} --max-seeds {12 if counted else 20}"
 
 
 def _check_threads(threads: int | None) -> None:
@@ -115,6 +119,15 @@ def build(
     _check_threads(threads)
     _default_interrupt()
     started = time.monotonic()
+    on = f"{threads} thread{'s' if threads != 1 else ''}" if threads else "every core"
+    if CountedDatabase.solvable(rules):
+        counted = CountedDatabase.build(rules, max_seeds, folder, threads=threads)
+        out.write(
+            f"built counted layers {', '.join(map(str, counted.layers))} of {counted.key} "
+            f"(every no-capture count 0..={counted.limit}) in "
+            f"{time.monotonic() - started:.1f} s on {on}; files in {folder}\n"
+        )
+        return 0
     db = Database.build(rules, max_seeds, folder, threads=threads, progress=not quiet)
     for r in db.reports:
         if r.reused:
@@ -126,7 +139,6 @@ def build(
             f"{r.cycle_scored:,} scored by the cycle convention, "
             f"{r.convention_dependent:,} convention-dependent\n"
         )
-    on = f"{threads} thread{'s' if threads != 1 else ''}" if threads else "every core"
     out.write(
         f"built layers 0..={db.max_seeds} of {db.key}: {db.positions:,} positions in "
         f"{time.monotonic() - started:.1f} s on {on}; files in {folder}\n"
@@ -212,7 +224,7 @@ def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
     return 0
 
 
-_LOADED: dict[tuple[str, str], Database] = {}
+_LOADED: dict[tuple[str, str], Database | CountedDatabase] = {}
 
 
 def perfect_player(
@@ -227,11 +239,12 @@ def perfect_player(
     :class:`ayo.DatabaseError`. Databases are loaded once per process.
     """
     folder = db_dir(given_dir)
-    if not Database.solvable(rules):
+    counted = CountedDatabase.solvable(rules)
+    if rules.repetition != "off" or not (counted or Database.solvable(rules)):
         warn(
-            f"level perfect: the rules {rules} cannot be solved by the databases (they have "
-            f"a move limit or a repetition rule; ayoayo and its variants can: `{BUILD_HINT}`, "
-            "then --rules ayoayo); playing as level max"
+            f"level perfect: the databases cannot prove the values of {rules} (a repetition "
+            f"ends the game by the position that repeats, not the board; ayoayo, olopon and "
+            f"ayo can: `{BUILD_HINT}`, then --rules ayoayo); playing as level max"
         )
         return Player("max", seed=seed)
     if given_dir and not folder.is_dir():
@@ -240,7 +253,7 @@ def perfect_player(
     db = _LOADED.get(key)
     if db is None:
         try:
-            db = Database.open(rules, folder)
+            db = CountedDatabase.open(rules, folder) if counted else Database.open(rules, folder)
         except DatabaseError as e:
             if e.reason != "missing":
                 raise

@@ -1,0 +1,184 @@
+//! The counted-database handle (`ayo_solve::counted::CountedDatabase`: rules
+//! with a move limit, values of board and no-capture count) and its
+//! `perfect` player (`ayo_solve::perfect_counted::CountedPerfect`).
+//!
+//! Only translation, as for the board-only databases (`database.rs`), whose
+//! error detail (`ayo_database_last_error`) these functions share.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ayo_solve::counted::CountedDatabase;
+use ayo_solve::perfect_counted::CountedPerfect;
+
+use crate::database::{guard_database, on_threads, rules_ref};
+use crate::player::{ayo_player, budget, BudgetKindArg};
+use crate::result::ayo_result;
+use crate::util::{guard, in_str, need, out, query, Fail};
+
+/// The largest `max_seeds` of the counted databases (every seed of the start).
+pub const AYO_MAX_COUNTED_SEEDS: u32 = 48;
+
+/// Counted databases (opaque): the exact value of every board of the layers
+/// a database for `max_seeds` seeds needs, at every no-capture count, under
+/// one rule set with a move limit (`olopon`, `ayo`); see `docs/solving.md`.
+///
+/// Made by `ayo_counted_database_build` or `ayo_counted_database_open`;
+/// owned by the caller, who releases it with `ayo_counted_database_free`
+/// exactly once. Immutable once made: any number of threads may read one
+/// handle at once, and the players made from it share the databases (the
+/// handle may be freed before or after them).
+pub struct ayo_counted_database {
+    db: Arc<CountedDatabase>,
+}
+
+fn check_counted_seeds(max_seeds: u32) -> Result<(), Fail> {
+    if max_seeds > AYO_MAX_COUNTED_SEEDS {
+        return Err(Fail::new(
+            ayo_result::InvalidArgument,
+            format!("max_seeds is 0 to {AYO_MAX_COUNTED_SEEDS}, not {max_seeds}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Builds the counted databases of `rules` (which need a move limit and no
+/// repetition rule, else `AYO_RESULT_DATABASE_UNSUPPORTED_RULES`) for
+/// `max_seeds` seeds into `dir` (created if needed) and loads them: the
+/// layers a capture can lead to (under collect-four only `max_seeds − 4k`),
+/// one file each, resumable as `ayo_database_build` is. Layer `n` holds
+/// C(n + 11, 11) × (limit + 1) values, one byte each. Runs on `threads`
+/// threads (0: one per core). On success `*out_database` is a new handle
+/// owned by the caller.
+///
+/// `AYO_RESULT_INVALID_ARGUMENT` for `max_seeds` above
+/// `AYO_MAX_COUNTED_SEEDS` or too many threads; otherwise the codes of
+/// `ayo_database_build`, with the detail in `ayo_database_last_error`.
+///
+/// Thread safety: reads `rules`. Two builds must not write the same directory at once.
+///
+/// # Safety
+/// `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+/// valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_counted_database_build(
+    rules: *const crate::rules::ayo_rules,
+    max_seeds: u32,
+    dir: *const std::ffi::c_char,
+    threads: u32,
+    out_database: *mut *mut ayo_counted_database,
+) -> ayo_result {
+    guard_database(|| {
+        let rules = rules_ref(rules)?.rules;
+        // SAFETY: the caller's contract.
+        let dir = unsafe { in_str(dir, "dir") }?;
+        need(out_database, "out_database")?;
+        check_counted_seeds(max_seeds)?;
+        let (db, _) = on_threads(threads, || {
+            CountedDatabase::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
+        })??;
+        let handle = Box::into_raw(Box::new(ayo_counted_database { db: Arc::new(db) }));
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe { out(out_database, handle) };
+        Ok(())
+    })
+}
+
+/// Loads the counted databases of `rules` for `max_seeds` seeds from `dir`
+/// (the layers `ayo_counted_database_build` writes), each file checked
+/// whole. Codes as for `ayo_counted_database_build`
+/// (`AYO_RESULT_DATABASE_MISSING` when a layer has no file).
+///
+/// Thread safety: reads `rules`.
+///
+/// # Safety
+/// `rules` NULL or live; `dir` NULL or NUL-terminated; `out_database` NULL or
+/// valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_counted_database_open(
+    rules: *const crate::rules::ayo_rules,
+    max_seeds: u32,
+    dir: *const std::ffi::c_char,
+    out_database: *mut *mut ayo_counted_database,
+) -> ayo_result {
+    guard_database(|| {
+        let rules = rules_ref(rules)?.rules;
+        // SAFETY: the caller's contract.
+        let dir = unsafe { in_str(dir, "dir") }?;
+        need(out_database, "out_database")?;
+        check_counted_seeds(max_seeds)?;
+        let db = CountedDatabase::open(&rules, max_seeds as usize, Path::new(dir))?;
+        let handle = Box::into_raw(Box::new(ayo_counted_database { db: Arc::new(db) }));
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe { out(out_database, handle) };
+        Ok(())
+    })
+}
+
+/// Releases a counted-database handle; NULL does nothing. Its players keep
+/// the databases.
+///
+/// Thread safety: needs `database` exclusively.
+///
+/// # Safety
+/// `database` NULL or a live handle from this library, not freed before.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_counted_database_free(database: *mut ayo_counted_database) {
+    let _ = guard(|| {
+        if !database.is_null() {
+            // SAFETY: a live handle made by Box::into_raw, by the caller's contract.
+            drop(unsafe { Box::from_raw(database) });
+        }
+        Ok(())
+    });
+}
+
+/// Writes the seed count the databases were built for to `*max_seeds`.
+///
+/// Thread safety: reads `database`.
+///
+/// # Safety
+/// `database` NULL or live; `max_seeds` NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_counted_database_max_seeds(
+    database: *const ayo_counted_database,
+    max_seeds: *mut u32,
+) -> ayo_result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(database, "database", max_seeds, "max_seeds", |d| {
+            Ok(d.db.max_seeds() as u32)
+        })
+    }
+}
+
+/// Makes a `perfect` player over counted databases: every legal move's
+/// exact value (board and no-capture count) read from them or searched
+/// above them within the budget, the best played; `ayo_player_analyze`
+/// gives proven values. Other rules, or a budget that runs out: level `max`,
+/// and `ayo_player_last_source` says so. Budget, seed and ownership as for
+/// `ayo_player_new_perfect`; the name is `"perfect(counted db<=N, …)"`.
+///
+/// Thread safety: reads `database`.
+///
+/// # Safety
+/// `database` NULL or live; `out_player` NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_player_new_perfect_counted(
+    database: *const ayo_counted_database,
+    budget_kind: BudgetKindArg,
+    amount: u64,
+    seed: u64,
+    out_player: *mut *mut ayo_player,
+) -> ayo_result {
+    guard(|| {
+        // SAFETY: NULL or live, by the caller's contract.
+        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
+        need(out_player, "out_player")?;
+        let budget = budget(budget_kind, amount)?;
+        let player = CountedPerfect::new(Arc::clone(&d.db), budget, seed);
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe { out(out_player, ayo_player::boxed(player)) };
+        Ok(())
+    })
+}
