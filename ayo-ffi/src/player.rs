@@ -949,7 +949,7 @@ mod tests {
 
     #[test]
     fn bad_arguments() {
-        let mut p = 0x1 as *mut ayo_player;
+        let mut p = std::ptr::dangling_mut::<ayo_player>();
         let sentinel = p;
         for bad in [c"0", c"9", c"", c"max ", c"level 3", c"-1", c"3.0"] {
             let r = unsafe { ayo_player_new_level(bad.as_ptr(), 0, &mut p) };

@@ -157,9 +157,7 @@ impl PyCountedDatabase {
             position
                 .call_method0("position_record")
                 .and_then(|r| r.extract())
-                .map_err(|_| {
-                    AyoError::new_err("expected an ayo.Game or a position record (str)")
-                })?
+                .map_err(|_| AyoError::new_err("expected an ayo.Game or a position record (str)"))?
         };
         let full = if text.split_ascii_whitespace().count() == 5 {
             format!("{} {text}", self.db.key())

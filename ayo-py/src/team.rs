@@ -186,7 +186,7 @@ fn helper(s: &Shared, me: usize) {
             }
             spins = spins.wrapping_add(1);
             // Reading the clock costs more than a spin: every 64th.
-            if spins % 64 != 0 || start.elapsed() < SPIN {
+            if !spins.is_multiple_of(64) || start.elapsed() < SPIN {
                 std::hint::spin_loop();
                 continue;
             }

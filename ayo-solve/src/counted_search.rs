@@ -127,7 +127,8 @@ impl CountedSolver {
             return Ok(hi);
         }
         if self.budget.is_some_and(|b| self.nodes >= b)
-            || (self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes.is_multiple_of(1024)
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             return Err(OutOfBudget);
         }

@@ -304,7 +304,7 @@ impl Solver {
                 return Ok(None);
             };
             let v = gain - rest;
-            if best.map_or(true, |(_, b)| v > b) {
+            if best.is_none_or(|(_, b)| v > b) {
                 best = Some((mv.action(), v));
             }
         }
@@ -382,7 +382,7 @@ impl Solver {
         }
         // Reading the clock costs more than a node: look every 1,024 nodes.
         if let Some(d) = self.deadline {
-            if self.stats.nodes % 1024 == 0 && Instant::now() >= d {
+            if self.stats.nodes.is_multiple_of(1024) && Instant::now() >= d {
                 return Err(OutOfBudget);
             }
         }
