@@ -471,8 +471,15 @@ impl PyVecCore {
                 (out, held)
             }
         };
+        // The entries are written in place (numpy's item assignment costs
+        // more than a game's step; the old entry is released as it is
+        // replaced).
+        // SAFETY: the array is this batch's own (made above by `numpy.full`,
+        // owning its data, kept by the batch for its life), and no other
+        // slice of it exists here; `out_slice` checks its length and dtype.
+        let slots = unsafe { out_slice(out.cast::<PyArray1<Py<PyAny>>>()?, self.n)? };
         for &i in held.iter() {
-            out.set_item(i, py.None())?;
+            slots[i] = py.None();
         }
         held.clear();
         let reason = self.reason.bind(py).readonly();
@@ -499,7 +506,7 @@ impl PyVecCore {
                 let outcome = PyOutcome {
                     inner: Outcome::from_scores(s, reason),
                 };
-                out.set_item(i, outcome)?;
+                slots[i] = Py::new(py, outcome)?.into_any();
                 held.push(i);
             }
         }
