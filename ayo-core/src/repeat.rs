@@ -10,11 +10,11 @@ use crate::rules::Rules;
 
 /// The window of positions since the last capture (or the start): its first
 /// position, and for every position in it a 32-bit key and the pit played to
-/// reach it. A new position is looked up in a filter of [`FILTER_BITS`] bits
-/// first (almost always "certainly new"), then among the keys; a key match is confirmed
-/// exactly by replaying the moves from the first position, so a repetition is
-/// never reported wrongly. One 8-byte entry a move instead of a whole
-/// position, in one buffer.
+/// reach it. A new position is looked up in a filter of [`FILTER_BITS`]
+/// bits first (almost always "certainly new"), then among the keys; a key
+/// match is confirmed exactly by replaying the moves from the first
+/// position, so a repetition is never reported wrongly. One 8-byte entry a
+/// move instead of a whole position, in one buffer.
 #[derive(Clone, Debug)]
 #[repr(C)] // the filter and the entries first: every move reads them
 pub(crate) struct Window {
