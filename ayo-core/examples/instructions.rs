@@ -9,7 +9,9 @@
 //!
 //! `batch PRESET STEPS`: 1,024 episodes against the random opponent stepped
 //! STEPS times by the batch step (`ayo_core::episode::step_batch`), the
-//! agent playing its first legal action; `playout PRESET GAMES`: GAMES random
+//! agent playing its first legal action; `lean PRESET STEPS`: 1,024 lean
+//! games stepped STEPS times by two random moves and a legal mask (the
+//! criterion group `lean_batch_1024`); `playout PRESET GAMES`: GAMES random
 //! playouts from the start; `lanes PRESET ROUNDS` and `sow PRESET ROUNDS`:
 //! the 1,024 moves of random games sown ROUNDS times by the lane engine
 //! (`ayo_core::lanes::sow_moves`) or one by one by the scalar path. Prints the kernel and the work done (env-steps or
@@ -27,7 +29,7 @@ const GAMES: usize = 1024;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: instructions batch|playout|lanes|sow PRESET COUNT";
+    let usage = "usage: instructions batch|lean|playout|lanes|sow PRESET COUNT";
     let (what, preset, count) = match args.as_slice() {
         [_, what, preset, count] => (what.as_str(), preset, count.parse::<u64>()?),
         _ => return Err(usage.into()),
@@ -36,6 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let k = kernel::configured()?;
     let work = match what {
         "batch" => batch(rules, count),
+        "lean" => lean(rules, count),
         "playout" => playouts(&rules, count),
         "lanes" => sow_rounds(&rules, count, true),
         "sow" => sow_rounds(&rules, count, false),
@@ -64,6 +67,25 @@ fn batch(rules: Rules, steps: u64) -> u64 {
             |i| Checked::Legal(legal[i].get().trailing_zeros().min(5) as u8),
             |i, ep, _, _| legal[i].set(ep.observe(&opts).legal),
         );
+    }
+    steps * GAMES as u64
+}
+
+/// Two random moves and the legal mask a game a step, as the criterion
+/// group `lean_batch_1024` (a game that ends starts again).
+fn lean(rules: Rules, steps: u64) -> u64 {
+    let start = Position::start(&rules);
+    let mut games: Vec<LeanGame> = (0..GAMES).map(|_| LeanGame::new(rules, start)).collect();
+    let mut rngs: Vec<Xoshiro256PlusPlus> = (0..GAMES as u64)
+        .map(Xoshiro256PlusPlus::seed_from_u64)
+        .collect();
+    for _ in 0..steps {
+        for (game, rng) in games.iter_mut().zip(rngs.iter_mut()) {
+            if game.play_random(rng).is_none() || game.play_random(rng).is_none() {
+                game.reset(start);
+            }
+            std::hint::black_box(game.legal_mask());
+        }
     }
     steps * GAMES as u64
 }

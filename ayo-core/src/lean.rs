@@ -159,6 +159,7 @@ impl LeanGame {
 
     /// Plays a uniformly random legal move and returns it; `None` when the
     /// game is over (the outcome is then known).
+    #[inline(always)]
     pub fn play_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<Move> {
         with_family!(&self.rules, |RELAY, CAP| self
             .play_random_mode::<RELAY, CAP, R>(rng))

@@ -5,7 +5,7 @@
 //! filter every move generator uses: `children`, `legal_moves`, the lean
 //! games of the batch, the playouts and the solver.
 
-use crate::board::{mover, PLAYER_SHIFT, ROW_MASK};
+use crate::board::{mover, row};
 use crate::family::with_family;
 use crate::kernel::{Kernel, Loop};
 use crate::moves::{Children, IllegalMove, Move, MoveList, PlayError};
@@ -23,15 +23,21 @@ pub(crate) fn must_feed(rules: &Rules, pos: &Position) -> bool {
 #[inline(always)]
 pub(crate) fn opponent_row_empty(pos: &Position) -> bool {
     let cells = pos.packed();
-    let opponent = 1 - ((cells >> PLAYER_SHIFT) as usize & 1);
-    cells & ROW_MASK[opponent] == 0
+    // The opponent's six bytes, without a table of 128-bit row masks.
+    let row = if mover(cells) == 0 {
+        (cells >> 48) as u64
+    } else {
+        cells as u64
+    };
+    row & 0xFFFF_FFFF_FFFF == 0
 }
 
 /// Whether a move that led to `after` fed the opponent: the player to move
 /// in `after` (the last mover's opponent) has seeds in their row.
 #[inline(always)]
 pub(crate) fn feeds(after: &Position) -> bool {
-    after.packed() & ROW_MASK[mover(after.packed())] != 0
+    let cells = after.packed();
+    row(cells, mover(cells)) != 0
 }
 
 /// Whether the legal moves are exactly the non-empty pits, so that none

@@ -10,18 +10,29 @@ use crate::rules::Rules;
 
 /// The window of positions since the last capture (or the start): its first
 /// position, and for every position in it a 32-bit key and the pit played to
-/// reach it. A new position is looked up in a 256-bit filter first (almost
-/// always "certainly new"), then among the keys; a key match is confirmed
-/// exactly by replaying the moves from the first position, so a repetition is
-/// never reported wrongly. One 8-byte entry a move instead of a whole
-/// position, in one buffer.
+/// reach it. A new position is looked up in a filter of [`FILTER_BITS`]
+/// bits first (almost always "certainly new"), then among the keys; a key
+/// match is confirmed exactly by replaying the moves from the first
+/// position, so a repetition is never reported wrongly. One 8-byte entry a
+/// move instead of a whole position, in one buffer.
 #[derive(Clone, Debug)]
 #[repr(C)] // the filter and the entries first: every move reads them
 pub(crate) struct Window {
-    filter: [u64; 4],
+    filter: [u64; FILTER_BITS / 64],
     /// `key | pit << 32` of each position (the first position's pit unused).
     entries: Vec<u64>,
     first: Position,
+}
+
+/// The filter's size: a window since the last capture often holds dozens of
+/// positions, and each filter hit costs a scan of the keys, so the filter is
+/// kept sparse (a smaller one costs more scanning than its clearing saves).
+const FILTER_BITS: usize = 1024;
+
+/// The filter bit of a 32-bit key: its top bits.
+#[inline(always)]
+fn filter_bit(k: u32) -> usize {
+    (k >> (32 - FILTER_BITS.trailing_zeros())) as usize
 }
 
 /// The 32-bit key of a position: the top half of its board's additive key
@@ -41,7 +52,7 @@ impl Window {
     /// reuses one allocation.
     pub(crate) fn with_buffer(first: &Position, buffer: Vec<u64>) -> Window {
         let mut w = Window {
-            filter: [0; 4],
+            filter: [0; FILTER_BITS / 64],
             entries: buffer,
             first: *first,
         };
@@ -70,17 +81,17 @@ impl Window {
     }
 
     /// Starts a new window at `pos` (a capture, or a new game).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn restart(&mut self, pos: &Position) {
-        self.filter = [0; 4];
+        self.filter = [0; FILTER_BITS / 64];
         self.entries.clear();
         self.first = *pos;
         self.note(key(pos), 0);
     }
 
-    #[inline]
+    #[inline(always)]
     fn note(&mut self, k: u32, pit: u8) {
-        let b = (k >> 24) as usize;
+        let b = filter_bit(k);
         self.filter[b >> 6] |= 1u64 << (b & 63);
         self.entries.push(u64::from(k) | u64::from(pit) << 32);
     }
@@ -88,7 +99,7 @@ impl Window {
     /// The repetition rule at a new position `pos`, reached by `mv` (`None`:
     /// a new game): true when `pos` occurred since the last capture. A
     /// capture (or a new game) starts a new window at `pos`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn arrive(&mut self, rules: &Rules, mv: Option<Move>, pos: &Position) -> bool {
         match mv {
             Some(mv) if pos.no_capture() != 0 => self.advance(rules, mv, pos),
@@ -101,10 +112,10 @@ impl Window {
 
     /// Records `mv`, which led to `pos` without a capture; true when `pos`
     /// already occurred in the window.
-    #[inline]
+    #[inline(always)]
     fn advance(&mut self, rules: &Rules, mv: Move, pos: &Position) -> bool {
         let k = key(pos);
-        let b = (k >> 24) as usize;
+        let b = filter_bit(k);
         let seen = self.filter[b >> 6] & (1u64 << (b & 63)) != 0
             && self.entries.iter().any(|&e| e as u32 == k)
             && self.replay_finds(rules, pos);

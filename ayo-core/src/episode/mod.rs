@@ -518,7 +518,7 @@ impl<G: EpisodeGame> Episode<G> {
     }
 
     /// Counts the step, sees truncation and the end, and autoresets.
-    #[inline]
+    #[inline(always)]
     fn finish(
         &mut self,
         opts: &EpisodeOptions,

@@ -457,6 +457,7 @@ impl PyVecCore {
     /// `SyncVectorEnv` gathers its envs' `info["outcome"]`. One array,
     /// rewritten in place by each call (only the entries that change).
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        const NO_REASON_8: u64 = 0x8080_8080_8080_8080;
         let mut batch = self.locked(py)?;
         let (out, held) = match &mut batch.outcomes {
             Some((out, held)) => (out.bind(py).clone(), held),
@@ -470,27 +471,44 @@ impl PyVecCore {
                 (out, held)
             }
         };
+        // The entries are written in place (numpy's item assignment costs
+        // more than a game's step; the old entry is released as it is
+        // replaced).
+        // SAFETY: the array is this batch's own (made above by `numpy.full`,
+        // owning its data, kept by the batch for its life), and no other
+        // slice of it exists here; `out_slice` checks its length and dtype.
+        let slots = unsafe { out_slice(out.cast::<PyArray1<Py<PyAny>>>()?, self.n)? };
         for &i in held.iter() {
-            out.set_item(i, py.None())?;
+            slots[i] = py.None();
         }
         held.clear();
         let reason = self.reason.bind(py).readonly();
         let scores = self.scores.bind(py).readonly();
         let (reason, scores) = (reason.as_slice()?, scores.as_slice()?);
-        for (i, &code) in reason.iter().enumerate() {
-            let reason = match code {
-                0 => EndReason::Target,
-                1 => EndReason::MoveLimit,
-                2 => EndReason::Repetition,
-                3 => EndReason::NoLegalMove,
-                _ => continue,
-            };
-            let s = [scores[2 * i].max(0) as u16, scores[2 * i + 1].max(0) as u16];
-            let outcome = PyOutcome {
-                inner: Outcome::from_scores(s, reason),
-            };
-            out.set_item(i, outcome)?;
-            held.push(i);
+        // Few games end in a step: eight games at a time are passed over
+        // while none has a reason (-1: each byte's sign bit set).
+        for (k, chunk) in reason.chunks(8).enumerate() {
+            if let Ok(c) = <[i8; 8]>::try_from(chunk) {
+                if u64::from_ne_bytes(c.map(|r| r as u8)) & NO_REASON_8 == NO_REASON_8 {
+                    continue;
+                }
+            }
+            for (j, &code) in chunk.iter().enumerate() {
+                let i = 8 * k + j;
+                let reason = match code {
+                    0 => EndReason::Target,
+                    1 => EndReason::MoveLimit,
+                    2 => EndReason::Repetition,
+                    3 => EndReason::NoLegalMove,
+                    _ => continue,
+                };
+                let s = [scores[2 * i].max(0) as u16, scores[2 * i + 1].max(0) as u16];
+                let outcome = PyOutcome {
+                    inner: Outcome::from_scores(s, reason),
+                };
+                slots[i] = Py::new(py, outcome)?.into_any();
+                held.push(i);
+            }
         }
         Ok(out)
     }

@@ -156,8 +156,9 @@ pub(crate) fn write_view(view: &[u8; OBS], out: &mut [f32]) {
 /// # Safety
 ///
 /// `arr` must be one of the output arrays of a `PyVecCore` (made by
-/// `PyVecCore::new`, owning its data, referenced by that object for its whole
-/// life), and no other slice of it may exist while the result lives.
+/// `PyVecCore::new`, or the `outcomes` array made by its first call, owning
+/// its data, referenced by that object for its whole life), and no other
+/// slice of it may exist while the result lives.
 // The `&` to `&mut` is what the # Safety contract above covers.
 #[allow(clippy::mut_from_ref)]
 pub(crate) unsafe fn out_slice<'a, T: Element, D: Dimension>(
