@@ -40,8 +40,6 @@
 //! Anything that does not match is refused with a [`DbError`], as for the
 //! board-only files; files are written through a temporary file and renamed.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -50,6 +48,7 @@ use ayo_core::{Capture, Outcome, Player, Position, Repetition, RuleParams, Rules
 use rayon::prelude::*;
 
 use crate::db::{try_copy, try_filled, try_vec, DbError};
+use crate::frame::{HeaderReader, HeaderWriter};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
 use crate::{child_view, seeds};
 
@@ -153,33 +152,12 @@ impl CountedLayer {
 
     /// Writes the layer to `path` (through a temporary file renamed into place).
     pub fn save(&self, path: &Path, rules_record: &str) -> Result<(), DbError> {
-        let io = |source| DbError::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let bytes: &[u8] = &self.values;
-        let mut header = Vec::new();
-        header.extend_from_slice(&COUNTED_MAGIC);
-        header.extend_from_slice(&COUNTED_FORMAT_VERSION.to_le_bytes());
-        header.extend_from_slice(&(rules_record.len() as u32).to_le_bytes());
-        header.extend_from_slice(rules_record.as_bytes());
-        header.extend_from_slice(&(self.n as u32).to_le_bytes());
-        header.extend_from_slice(&u32::from(self.limit).to_le_bytes());
-        header.extend_from_slice(&(self.boards as u64).to_le_bytes());
-        header.extend_from_slice(&crc32fast::hash(bytes).to_le_bytes());
-        let hcrc = crc32fast::hash(&header);
-        header.extend_from_slice(&hcrc.to_le_bytes());
-        let tmp = path.with_extension("partial");
-        {
-            let mut w = BufWriter::new(File::create(&tmp).map_err(io)?);
-            w.write_all(&header).map_err(io)?;
-            w.write_all(bytes).map_err(io)?;
-            w.into_inner()
-                .map_err(|e| io(e.into_error()))?
-                .sync_all()
-                .map_err(io)?;
-        }
-        std::fs::rename(&tmp, path).map_err(io)
+        HeaderWriter::new(&COUNTED_MAGIC, COUNTED_FORMAT_VERSION, rules_record)
+            .u32(self.n as u32)
+            .u32(u32::from(self.limit))
+            .u64(self.boards as u64)
+            .u32(crc32fast::hash(&self.values))
+            .write(path, &[&self.values])
     }
 
     /// Reads and checks the layer of `n` seeds for `rules_record` and the
@@ -190,109 +168,30 @@ impl CountedLayer {
         n: usize,
         limit: u16,
     ) -> Result<CountedLayer, DbError> {
-        let p = || path.to_owned();
-        let file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(DbError::Missing { path: p(), n })
-            }
-            Err(source) => return Err(DbError::Io { path: p(), source }),
-        };
-        let total = file
-            .metadata()
-            .map_err(|source| DbError::Io { path: p(), source })?
-            .len();
-        let mut r = BufReader::with_capacity(1 << 20, file);
-        let mut header = Vec::new();
-        let mut take = |len: usize, header: &mut Vec<u8>| -> Result<Vec<u8>, DbError> {
-            let mut buf = vec![0u8; len];
-            r.read_exact(&mut buf).map_err(|source| {
-                if source.kind() == std::io::ErrorKind::UnexpectedEof {
-                    DbError::TruncatedHeader { path: p() }
-                } else {
-                    DbError::Io { path: p(), source }
-                }
-            })?;
-            header.extend_from_slice(&buf);
-            Ok(buf)
-        };
-        let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
-        if take(8, &mut header)? != COUNTED_MAGIC {
-            return Err(DbError::BadMagic { path: p() });
-        }
-        let version = u32_of(&take(4, &mut header)?);
-        if version != COUNTED_FORMAT_VERSION {
-            return Err(DbError::Version {
-                path: p(),
-                found: version,
-                expected: COUNTED_FORMAT_VERSION,
-            });
-        }
-        let rlen = u32_of(&take(4, &mut header)?) as usize;
-        if rlen > 4096 {
-            return Err(DbError::HeaderChecksum { path: p() });
-        }
-        let rules_bytes = take(rlen, &mut header)?;
-        let layer = u64::from(u32_of(&take(4, &mut header)?));
-        let file_limit = u32_of(&take(4, &mut header)?);
-        let count = u64::from_le_bytes(take(8, &mut header)?.try_into().expect("8 bytes"));
-        let dcrc = u32_of(&take(4, &mut header)?);
-        let hcrc_expected = crc32fast::hash(&header);
-        let hcrc = u32_of(&take(4, &mut header)?);
-        if hcrc != hcrc_expected {
-            return Err(DbError::HeaderChecksum { path: p() });
-        }
-        let found_rules = String::from_utf8_lossy(&rules_bytes).into_owned();
+        let mut f = HeaderReader::open(path, n, &COUNTED_MAGIC, COUNTED_FORMAT_VERSION)?;
+        let layer = u64::from(f.u32()?);
+        let file_limit = f.u32()?;
+        let count = f.u64()?;
+        let dcrc = f.u32()?;
         // The rules record names the move limit, so a file of another limit
-        // is refused here.
-        if found_rules != rules_record || file_limit != u32::from(limit) {
-            return Err(DbError::RulesMismatch {
-                path: p(),
-                found: found_rules,
-                expected: rules_record.to_owned(),
-            });
-        }
-        if layer != n as u64 {
-            return Err(DbError::LayerMismatch {
-                path: p(),
-                found: layer,
-                expected: n,
-            });
-        }
-        let expected = layer_size(n);
-        if count != expected {
-            return Err(DbError::CountMismatch {
-                path: p(),
-                n,
-                found: count,
-                expected,
-            });
-        }
+        // is refused as other rules.
+        let rules_match = f.rules() == rules_record && file_limit == u32::from(limit);
+        let body = f.end_header(rules_match, rules_record, layer, n, count)?;
         let want = count.saturating_mul(u64::from(limit) + 1);
-        let body = total - header.len() as u64;
         if body != want {
-            return Err(DbError::Length {
-                path: p(),
-                found: body,
-                expected: want,
-            });
+            return Err(f.wrong_length(body, want));
         }
         let what = format!("counted layer {n}");
         let len = usize::try_from(want).map_err(|_| DbError::OutOfMemory {
             bytes: want,
             what: what.clone(),
         })?;
-        let mut bytes = try_filled(len, 0u8, &what)?;
-        r.read_exact(&mut bytes)
-            .map_err(|source| DbError::Io { path: p(), source })?;
-        if crc32fast::hash(&bytes) != dcrc {
-            return Err(DbError::DataChecksum { path: p() });
-        }
+        let values: Vec<u8> = f.body(len, dcrc, &what)?;
         Ok(CountedLayer {
             n,
             limit,
             boards: count as usize,
-            values: bytes,
+            values,
         })
     }
 }

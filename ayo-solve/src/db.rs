@@ -26,10 +26,9 @@
 //! layer, counts, length or a checksum — is refused with a [`DbError`]; a
 //! file is never read as wrong values.
 
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::frame::{HeaderReader, HeaderWriter};
 use crate::index::layer_size;
 
 /// The first bytes of every layer file.
@@ -392,147 +391,41 @@ impl Layer {
 
     /// Writes the layer to `path` (through a temporary file renamed into place).
     pub fn save(&self, path: &Path, rules_record: &str) -> Result<(), DbError> {
-        let io = |source| DbError::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let mut header = Vec::new();
-        header.extend_from_slice(&MAGIC);
-        header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        header.extend_from_slice(&(rules_record.len() as u32).to_le_bytes());
-        header.extend_from_slice(rules_record.as_bytes());
-        header.extend_from_slice(&(self.n as u32).to_le_bytes());
-        header.extend_from_slice(&(self.bytes.len() as u64).to_le_bytes());
-        header.extend_from_slice(&(self.open_bounds.len() as u64).to_le_bytes());
-        header.extend_from_slice(&crc32fast::hash(&self.bytes).to_le_bytes());
-        header.extend_from_slice(&crc32fast::hash(self.open_bounds.as_flattened()).to_le_bytes());
-        let hcrc = crc32fast::hash(&header);
-        header.extend_from_slice(&hcrc.to_le_bytes());
-        let tmp = path.with_extension("partial");
-        {
-            let mut w = BufWriter::new(File::create(&tmp).map_err(io)?);
-            w.write_all(&header).map_err(io)?;
-            w.write_all(&self.bytes).map_err(io)?;
-            w.write_all(self.open_bounds.as_flattened()).map_err(io)?;
-            w.into_inner()
-                .map_err(|e| io(e.into_error()))?
-                .sync_all()
-                .map_err(io)?;
-        }
-        std::fs::rename(&tmp, path).map_err(io)
+        HeaderWriter::new(&MAGIC, FORMAT_VERSION, rules_record)
+            .u32(self.n as u32)
+            .u64(self.bytes.len() as u64)
+            .u64(self.open_bounds.len() as u64)
+            .u32(crc32fast::hash(&self.bytes))
+            .u32(crc32fast::hash(self.open_bounds.as_flattened()))
+            .write(path, &[&self.bytes, self.open_bounds.as_flattened()])
     }
 
     /// Reads and checks the layer of `n` seeds for `rules_record` from `path`.
     pub fn load(path: &Path, rules_record: &str, n: usize) -> Result<Layer, DbError> {
-        let p = || path.to_owned();
-        let file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(DbError::Missing { path: p(), n })
-            }
-            Err(source) => return Err(DbError::Io { path: p(), source }),
-        };
-        let total = file
-            .metadata()
-            .map_err(|source| DbError::Io { path: p(), source })?
-            .len();
-        let mut r = BufReader::with_capacity(1 << 20, file);
-        let mut header = Vec::new();
-        let mut take = |len: usize, header: &mut Vec<u8>| -> Result<Vec<u8>, DbError> {
-            let mut buf = vec![0u8; len];
-            r.read_exact(&mut buf).map_err(|source| {
-                if source.kind() == std::io::ErrorKind::UnexpectedEof {
-                    DbError::TruncatedHeader { path: p() }
-                } else {
-                    DbError::Io { path: p(), source }
-                }
-            })?;
-            header.extend_from_slice(&buf);
-            Ok(buf)
-        };
-        let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("4 bytes"));
-        if take(8, &mut header)? != MAGIC {
-            return Err(DbError::BadMagic { path: p() });
-        }
-        let version = u32_of(&take(4, &mut header)?);
-        if version != FORMAT_VERSION {
-            return Err(DbError::Version {
-                path: p(),
-                found: version,
-                expected: FORMAT_VERSION,
-            });
-        }
-        let rlen = u32_of(&take(4, &mut header)?) as usize;
-        if rlen > 4096 {
-            return Err(DbError::HeaderChecksum { path: p() });
-        }
-        let rules_bytes = take(rlen, &mut header)?;
-        let layer = u64::from(u32_of(&take(4, &mut header)?));
-        let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-        let count = u64_of(&take(8, &mut header)?);
-        let open = u64_of(&take(8, &mut header)?);
-        let dcrc = u32_of(&take(4, &mut header)?);
-        let bcrc = u32_of(&take(4, &mut header)?);
-        let hcrc_expected = crc32fast::hash(&header);
-        let hcrc = u32_of(&take(4, &mut header)?);
-        if hcrc != hcrc_expected {
-            return Err(DbError::HeaderChecksum { path: p() });
-        }
-        let found_rules = String::from_utf8_lossy(&rules_bytes).into_owned();
-        if found_rules != rules_record {
-            return Err(DbError::RulesMismatch {
-                path: p(),
-                found: found_rules,
-                expected: rules_record.to_owned(),
-            });
-        }
-        if layer != n as u64 {
-            return Err(DbError::LayerMismatch {
-                path: p(),
-                found: layer,
-                expected: n,
-            });
-        }
-        let expected = layer_size(n);
-        if count != expected {
-            return Err(DbError::CountMismatch {
-                path: p(),
-                n,
-                found: count,
-                expected,
-            });
-        }
-        let body = total - header.len() as u64;
+        let mut f = HeaderReader::open(path, n, &MAGIC, FORMAT_VERSION)?;
+        let layer = u64::from(f.u32()?);
+        let count = f.u64()?;
+        let open = f.u64()?;
+        let dcrc = f.u32()?;
+        let bcrc = f.u32()?;
+        let rules_match = f.rules() == rules_record;
+        let body = f.end_header(rules_match, rules_record, layer, n, count)?;
         let expected_body = open
             .checked_mul(2)
             .and_then(|b| b.checked_add(count))
             .filter(|_| open <= count);
         if Some(body) != expected_body {
-            return Err(DbError::Length {
-                path: p(),
-                found: body,
-                expected: expected_body.unwrap_or(u64::MAX),
-            });
+            return Err(f.wrong_length(body, expected_body.unwrap_or(u64::MAX)));
         }
         let len = usize::try_from(count).map_err(|_| DbError::OutOfMemory {
             bytes: count,
             what: format!("layer {n}"),
         })?;
-        let mut bytes = try_filled(len, 0u8, &format!("layer {n}"))?;
-        r.read_exact(&mut bytes)
-            .map_err(|source| DbError::Io { path: p(), source })?;
-        if crc32fast::hash(&bytes) != dcrc {
-            return Err(DbError::DataChecksum { path: p() });
-        }
-        let mut open_bounds =
-            try_filled(open as usize, [0u8; 2], &format!("the bounds of layer {n}"))?;
-        r.read_exact(open_bounds.as_flattened_mut())
-            .map_err(|source| DbError::Io { path: p(), source })?;
-        if crc32fast::hash(open_bounds.as_flattened()) != bcrc {
-            return Err(DbError::DataChecksum { path: p() });
-        }
-        let open_ranks = open_ranks_of(&bytes, open_bounds.len(), n)?
-            .ok_or_else(|| DbError::DataChecksum { path: p() })?;
+        let bytes: Vec<u8> = f.body(len, dcrc, &format!("layer {n}"))?;
+        let open_bounds: Vec<[u8; 2]> =
+            f.body(open as usize, bcrc, &format!("the bounds of layer {n}"))?;
+        let open_ranks =
+            open_ranks_of(&bytes, open_bounds.len(), n)?.ok_or_else(|| f.damaged_data())?;
         Ok(Layer {
             n,
             bytes,
