@@ -14,7 +14,7 @@ use ayo_solve::perfect_counted::CountedPerfect;
 use crate::database::{guard_database, on_threads, rules_ref};
 use crate::player::{ayo_player, budget, BudgetKindArg};
 use crate::result::ayo_result;
-use crate::util::{guard, in_str, need, out, query, Fail};
+use crate::util::{free_box, guard, in_str, need, out, query, Fail};
 
 /// The largest `max_seeds` of the counted databases (every seed of the start).
 pub const AYO_MAX_COUNTED_SEEDS: u32 = 48;
@@ -124,13 +124,8 @@ pub unsafe extern "C" fn ayo_counted_database_open(
 /// `database` NULL or a live handle from this library, not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_counted_database_free(database: *mut ayo_counted_database) {
-    let _ = guard(|| {
-        if !database.is_null() {
-            // SAFETY: a live handle made by Box::into_raw, by the caller's contract.
-            drop(unsafe { Box::from_raw(database) });
-        }
-        Ok(())
-    });
+    // SAFETY: the caller's contract.
+    unsafe { free_box(database) }
 }
 
 /// Writes the seed count the databases were built for to `*max_seeds`.

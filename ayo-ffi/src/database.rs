@@ -19,7 +19,7 @@ use crate::game::ayo_game;
 use crate::player::{ayo_player, budget, BudgetKindArg};
 use crate::result::ayo_result;
 use crate::rules::ayo_rules;
-use crate::util::{guard, guard_detail, in_str, need, out, query, write_str, Fail};
+use crate::util::{free_box, guard, guard_detail, in_str, need, out, query, write_str, Fail};
 
 /// The largest `max_seeds` of `ayo_database_build` (the file format's limit;
 /// in practice the time and memory a layer takes set a lower one: layer 24
@@ -307,13 +307,8 @@ pub unsafe extern "C" fn ayo_database_build(
 /// before.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_database_free(database: *mut ayo_database) {
-    let _ = guard(|| {
-        if !database.is_null() {
-            // SAFETY: a live handle made by Box::into_raw, by the caller's contract.
-            drop(unsafe { Box::from_raw(database) });
-        }
-        Ok(())
-    });
+    // SAFETY: the caller's contract.
+    unsafe { free_box(database) }
 }
 
 /// Writes the largest seed count whose boards the databases hold to

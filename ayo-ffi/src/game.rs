@@ -11,8 +11,8 @@ use crate::errors::{c_words, illegal_move, record_error, Numbering};
 use crate::result::{ayo_record_field, ayo_result};
 use crate::rules::ayo_rules;
 use crate::util::{
-    guard, guard_mut, in_str, need, out, query, text_query, write_array, Fail, HasLastError,
-    LastError,
+    free_box, guard, guard_mut, in_str, need, out, query, text_query, write_array, Fail,
+    HasLastError, LastError,
 };
 use crate::AYO_PITS;
 
@@ -372,13 +372,8 @@ pub unsafe extern "C" fn ayo_game_clone(
 /// `game` must be NULL or a live handle from this library, not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_game_free(game: *mut ayo_game) {
-    let _ = guard(|| {
-        if !game.is_null() {
-            // SAFETY: a live handle made by Box::into_raw, by the caller's contract.
-            drop(unsafe { Box::from_raw(game) });
-        }
-        Ok(())
-    });
+    // SAFETY: the caller's contract.
+    unsafe { free_box(game) }
 }
 
 /// Gives a new rules handle holding a copy of the game's rules. On success

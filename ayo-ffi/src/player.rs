@@ -19,7 +19,8 @@ use ayo_solve::perfect::Source;
 use crate::game::ayo_game;
 use crate::result::ayo_result;
 use crate::util::{
-    guard, guard_mut, in_str, need, out, text_query, write_array, Fail, HasLastError, LastError,
+    free_box, guard, guard_mut, in_str, need, out, text_query, write_array, Fail, HasLastError,
+    LastError,
 };
 use crate::AYO_MAX_LEGAL_MOVES;
 
@@ -521,13 +522,8 @@ pub unsafe extern "C" fn ayo_player_new_kind(
 /// `player` must be NULL or a live handle from this library, not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_player_free(player: *mut ayo_player) {
-    let _ = guard(|| {
-        if !player.is_null() {
-            // SAFETY: a live handle made by Box::into_raw, by the caller's contract.
-            drop(unsafe { Box::from_raw(player) });
-        }
-        Ok(())
-    });
+    // SAFETY: the caller's contract.
+    unsafe { free_box(player) }
 }
 
 /// The error for a game with no move to choose.

@@ -7,7 +7,9 @@ use ayo_core::{record, Preset, Rules, PARAM_NAMES};
 
 use crate::errors::c_words;
 use crate::result::ayo_result;
-use crate::util::{guard, guard_mut, in_str, need, out, text_query, Fail, HasLastError, LastError};
+use crate::util::{
+    free_box, guard, guard_mut, in_str, need, out, text_query, Fail, HasLastError, LastError,
+};
 
 /// A validated rule set (opaque).
 ///
@@ -102,13 +104,8 @@ pub unsafe extern "C" fn ayo_rules_clone(
 /// `rules` must be NULL or a live handle from this library, not freed before.
 #[no_mangle]
 pub unsafe extern "C" fn ayo_rules_free(rules: *mut ayo_rules) {
-    let _ = guard(|| {
-        if !rules.is_null() {
-            // SAFETY: a live handle made by Box::into_raw, by the caller's contract.
-            drop(unsafe { Box::from_raw(rules) });
-        }
-        Ok(())
-    });
+    // SAFETY: the caller's contract.
+    unsafe { free_box(rules) }
 }
 
 /// Sets one rule parameter from its text form, e.g. `("capture", "two_three")`,

@@ -65,6 +65,22 @@ pub(crate) fn guard(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result {
     }
 }
 
+/// Frees a handle made by `Box::into_raw` (NULL does nothing), inside the
+/// panic boundary: the one body of every `ayo_*_free`.
+///
+/// # Safety
+/// `handle` must be NULL or a live handle of type `T` from this library,
+/// not freed before.
+pub(crate) unsafe fn free_box<T>(handle: *mut T) {
+    let _ = guard(|| {
+        if !handle.is_null() {
+            // SAFETY: a live handle made by Box::into_raw, by the caller's contract.
+            drop(unsafe { Box::from_raw(handle) });
+        }
+        Ok(())
+    });
+}
+
 /// Runs `f` inside the panic boundary; the result code of its outcome and
 /// the failure's detail (empty after a success).
 pub(crate) fn guard_detail(f: impl FnOnce() -> Result<(), Fail>) -> (ayo_result, String) {
