@@ -12,24 +12,10 @@ use ayo_solve::counted::{counted_layer_path, CountedDatabase, CountedLayer};
 use ayo_solve::counted_search::CountedSolver;
 use ayo_solve::DbError;
 
-type Key = ([u8; 12], Player, u16);
+mod common;
+use common::boards;
 
-fn boards(n: usize) -> Vec<[u8; 12]> {
-    fn rec(i: usize, left: u8, b: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
-        if i == 11 {
-            b[11] = left;
-            out.push(*b);
-            return;
-        }
-        for s in 0..=left {
-            b[i] = s;
-            rec(i + 1, left - s, b, out);
-        }
-    }
-    let mut out = Vec::new();
-    rec(0, n as u8, &mut [0; 12], &mut out);
-    out
-}
+type Key = ([u8; 12], Player, u16);
 
 fn position(board: [u8; 12], to_move: Player, count: u16) -> Position {
     Position::from_setup_unchecked(&Setup {

@@ -21,24 +21,10 @@ use ayo_core::{Player, Position, Rules, Setup, StuckSeeds};
 use ayo_solve::index::rank;
 use ayo_solve::Database;
 
-type State = ([u8; 12], Player);
+mod common;
+use common::boards;
 
-fn boards(n: usize) -> Vec<[u8; 12]> {
-    fn rec(i: usize, left: u8, b: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
-        if i == 11 {
-            b[11] = left;
-            out.push(*b);
-            return;
-        }
-        for s in 0..=left {
-            b[i] = s;
-            rec(i + 1, left - s, b, out);
-        }
-    }
-    let mut out = Vec::new();
-    rec(0, n as u8, &mut [0; 12], &mut out);
-    out
-}
+type State = ([u8; 12], Player);
 
 fn position(board: [u8; 12], to_move: Player) -> Position {
     Position::from_setup_unchecked(&Setup {

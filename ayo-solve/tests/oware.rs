@@ -17,22 +17,8 @@ use ayo_core::{Game, Player, Position, RuleParams, Rules, Setup};
 use ayo_solve::index::rank;
 use ayo_solve::Database;
 
-fn boards(n: usize) -> Vec<[u8; 12]> {
-    fn rec(i: usize, left: u8, b: &mut [u8; 12], out: &mut Vec<[u8; 12]>) {
-        if i == 11 {
-            b[11] = left;
-            out.push(*b);
-            return;
-        }
-        for s in 0..=left {
-            b[i] = s;
-            rec(i + 1, left - s, b, out);
-        }
-    }
-    let mut out = Vec::new();
-    rec(0, n as u8, &mut [0; 12], &mut out);
-    out
-}
+mod common;
+use common::boards;
 
 fn south(board: [u8; 12]) -> Position {
     Position::from_setup_unchecked(&Setup {
