@@ -56,6 +56,11 @@ def _analysis_lines(game: Game, a: Analysis, player: Player) -> list[str]:
             f"Not proven: the search looks {a.depth} plies ahead and estimates "
             "the positions it reaches there."
         )
+    elif a.basis == "convention":
+        lines.append(
+            "Not proven: the value depends on how play that never ends is scored; "
+            "it is the convention's (each player takes the seeds on their own side)."
+        )
     return lines
 
 
