@@ -59,7 +59,9 @@ fn a_move_to_an_open_database_board_is_valued_by_the_convention() {
     let (lo, hi) = db.bounds(game.position()).unwrap();
     assert!(lo < hi);
     // The stored (convention) value is still what it reports: 22 - 21 banked.
-    let (v, _) = db.board_entry(&game.position().normalized().board()).unwrap();
+    let (v, _) = db
+        .board_entry(&game.position().normalized().board())
+        .unwrap();
     assert_eq!(a.value.proven(), Some(1 + v));
 }
 
@@ -121,7 +123,10 @@ fn the_solver_says_a_value_is_independent_only_when_every_scoring_agrees() {
     for r in 0..layer_size(6) {
         let board = unrank(6, r);
         let b = bracket(&mut solvers, &board);
-        assert!(b.worst <= b.convention && b.convention <= b.best, "{board:?}");
+        assert!(
+            b.worst <= b.convention && b.convention <= b.best,
+            "{board:?}"
+        );
         if b.depends {
             depends += 1;
         } else {
