@@ -227,7 +227,9 @@ def test_perfect_values_an_open_board_by_the_convention() -> None:
     # is the convention's (the stored value, 22 - 21 banked), not proven.
     assert (a.basis, a.bound, a.proof, a.proven) == ("convention", "exact", None, None)
     assert a.label == "by the convention for endless play"
-    assert a.value == 1 + kept.value(KEPT_SEED)
+    stored = kept.value(KEPT_SEED)
+    assert stored is not None
+    assert a.value == 1 + stored
     bases = sorted(m.basis for m in a.moves)
     assert bases == ["convention", "proven"]
     for m in a.moves:
