@@ -608,6 +608,12 @@ typedef enum ayo_basis {
    * A statistical estimate (MCTS).
    */
   AYO_BASIS_ESTIMATE = 5,
+  /**
+   * The value under the convention for play that never ends (each player
+   * takes the seeds on their own side), not proven: it depends on how
+   * endless play is scored (level `perfect` over board-only databases).
+   */
+  AYO_BASIS_CONVENTION = 6,
 } ayo_basis;
 
 /**

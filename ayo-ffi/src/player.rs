@@ -266,6 +266,10 @@ pub enum ayo_basis {
     SearchBound = 4,
     /// A statistical estimate (MCTS).
     Estimate = 5,
+    /// The value under the convention for play that never ends (each player
+    /// takes the seeds on their own side), not proven: it depends on how
+    /// endless play is scored (level `perfect` over board-only databases).
+    Convention = 6,
 }
 
 impl From<Basis> for ayo_basis {
@@ -277,6 +281,7 @@ impl From<Basis> for ayo_basis {
             Basis::Bound { proven: true, .. } => ayo_basis::ProvenBound,
             Basis::Bound { .. } => ayo_basis::SearchBound,
             Basis::Estimate { .. } => ayo_basis::Estimate,
+            Basis::Convention => ayo_basis::Convention,
         }
     }
 }

@@ -53,7 +53,8 @@ pub(crate) struct PyMoveValue {
     /// only when `basis` says so), "lower", "upper" or "estimate".
     bound: &'static str,
     /// Where the value comes from: "proven", "search" (cut off at a depth:
-    /// not a proof), "lower" or "upper" (a bound) or "estimate".
+    /// not a proof), "lower" or "upper" (a bound), "convention" (the value
+    /// under the convention for endless play, not proven) or "estimate".
     basis: &'static str,
     /// What proved the value or the bound: "database", "complete search" or None.
     proof: Option<&'static str>,
@@ -86,7 +87,8 @@ pub(crate) struct PyAnalysis {
     /// only when `basis` says so), "lower", "upper" or "estimate".
     bound: &'static str,
     /// Where the value comes from: "proven", "search" (cut off at a depth:
-    /// not a proof), "lower" or "upper" (a bound) or "estimate".
+    /// not a proof), "lower" or "upper" (a bound), "convention" (the value
+    /// under the convention for endless play, not proven) or "estimate".
     basis: &'static str,
     /// What proved the value or the bound: "database", "complete search" or None.
     proof: Option<&'static str>,

@@ -13,7 +13,18 @@
 //!
 //! **What a value is**: read from the databases, [`Basis::Proven`] by
 //! [`Proof::Database`]; searched above them, by [`Proof::CompleteSearch`]
-//! (every line of the search ends in a game end or a database board).
+//! (every line of the search ends in a game end or a database board). Unless
+//! it depends on how play that never ends is scored: a move to a database
+//! board whose bounds differ (`lo < hi`, [`Database::board_entry`]'s flag), or
+//! whose search read such a board, scored a repetition on its path or used a
+//! table entry that did ([`Solver::depends_on_endless`]), holds the value
+//! under the convention (each player takes the seeds on their own side),
+//! [`Basis::Convention`], not a proof. The position's value is proven only
+//! when every move's is ([`Basis::of_position`]): then no move can be worth
+//! more than the best. When only the best move's value is proven the
+//! position's is a proven lower bound (a move valued by the convention might
+//! be worth more under another), and when the best move's value rests on the
+//! convention, so does the position's.
 //!
 //! **Values** are seed differences if play goes on until the board is empty:
 //! the current stores plus the exact future captures (the target never
@@ -104,6 +115,8 @@ struct Scored {
     gain: i32,
     /// The value depends on how endless play is scored.
     endless: bool,
+    /// The value was searched above the databases, not read from them.
+    searched: bool,
     /// The move leads back to a position already seen in the game.
     repeats: bool,
 }
@@ -247,14 +260,14 @@ impl Perfect {
             let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
                 - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
             let board = child.normalized().board();
-            let (rest, endless) = match self.solver.database().board_entry(&board) {
-                Some(entry) => entry,
+            let (rest, endless, searched) = match self.solver.database().board_entry(&board) {
+                Some((rest, open)) => (rest, open, false),
                 None => {
                     self.spend(budget);
                     // A search that cannot start (no room for its thread)
                     // ends the exact answer as the budget does.
                     match self.solver.board_value(&board).ok().flatten() {
-                        Some(v) => (v, false),
+                        Some(v) => (v, self.solver.depends_on_endless(), true),
                         None => {
                             self.end_budget();
                             return None;
@@ -271,6 +284,7 @@ impl Perfect {
                 value: gain - rest,
                 gain,
                 endless,
+                searched,
                 repeats,
             });
         }
@@ -360,6 +374,7 @@ impl Perfect {
                     value: 0,
                     gain,
                     endless: entry.is_some_and(|e| e.1),
+                    searched: entry.is_none(),
                     repeats,
                 };
                 (scored, board, entry.map(|e| e.0))
@@ -440,21 +455,23 @@ impl Agent for Perfect {
             return self.fallback.analyze(game);
         };
         let source = self.last;
-        let basis = Basis::Proven(if source == Source::Database {
-            Proof::Database
-        } else {
-            Proof::CompleteSearch
-        });
         let banked = Perfect::banked(&pos);
         let best = Perfect::best(&scored);
-        let moves = scored
-            .iter()
-            .map(|s| MoveValue {
-                mv: s.mv,
-                value: Value::from_final_difference(banked + s.value),
-                basis,
-            })
-            .collect();
+        let value_of = |s: &Scored| MoveValue {
+            mv: s.mv,
+            value: Value::from_final_difference(banked + s.value),
+            basis: match (s.endless, s.searched) {
+                (true, _) => Basis::Convention,
+                (false, false) => Basis::Proven(Proof::Database),
+                (false, true) => Basis::Proven(Proof::CompleteSearch),
+            },
+        };
+        let moves: Vec<MoveValue> = scored.iter().map(value_of).collect();
+        let basis = match Basis::of_position(&moves, &value_of(&best), 0) {
+            // Proving that no move is worth more took a search.
+            Basis::Proven(_) if source == Source::Search => Basis::Proven(Proof::CompleteSearch),
+            other => other,
+        };
         // The principal variation: both sides playing this player's choice.
         let mut pv = vec![best.mv];
         let mut line = game.clone();

@@ -12,6 +12,9 @@
 //! repetition and no database read of a board whose bounds differ
 //! ([`SearchStats::db_open_reads`]) is exact whatever endless play is worth;
 //! otherwise [`Endless::RootWorst`] and [`Endless::RootBest`] bracket it.
+//! Each table entry remembers whether such a read or repetition took part in
+//! it, so that [`Solver::depends_on_endless`] tells, after each call, whether
+//! its answer could (it errs only on the side of saying so).
 //! Boards whose database value does not depend on endless play get the same
 //! value from the search: the side that can force it by play that ends never
 //! has to repeat.
@@ -72,6 +75,9 @@ struct Entry {
     lo: i8,
     hi: i8,
     best: u8,
+    /// A database read of an open board or a repetition took part in one of
+    /// the bounds: they may depend on how endless play is scored.
+    open: bool,
 }
 
 /// Stack reserved for a search thread.
@@ -90,6 +96,9 @@ pub struct Solver {
     deadline: Option<Instant>,
     path: Vec<u128>,
     tainted: bool,
+    /// The current call has read an open board, scored a repetition or used
+    /// a table entry that did.
+    open: bool,
     endless: Endless,
 }
 
@@ -113,6 +122,7 @@ impl Solver {
             deadline: None,
             path: Vec::new(),
             tainted: false,
+            open: false,
             endless: Endless::Convention,
         }
     }
@@ -166,6 +176,7 @@ impl Solver {
         self.stats.db_reads += 1;
         if lo < hi {
             self.stats.db_open_reads += 1;
+            self.open = true;
         }
         Some(match (self.endless, root_side) {
             (Endless::Convention, _) => v,
@@ -199,6 +210,16 @@ impl Solver {
         self.stats = SearchStats::default();
     }
 
+    /// Whether the answer of the last [`Solver::value`],
+    /// [`Solver::board_value`] or [`Solver::board_at_most`] may depend on how
+    /// endless play is scored: some line under it read a database board whose
+    /// bounds differ (`lo < hi`), scored a repetition on its path, or used a
+    /// table entry that did. `false` means the answer holds whatever endless
+    /// play is worth (it is the game's value, or bound, with best play).
+    pub fn depends_on_endless(&self) -> bool {
+        self.open
+    }
+
     /// Entries in the transposition table.
     pub fn table_len(&self) -> usize {
         self.tt.len()
@@ -215,6 +236,7 @@ impl Solver {
 
     /// [`Solver::value`] of `board` with South to move.
     pub fn board_value(&mut self, board: &[u8; PITS]) -> Result<Option<i32>, DbError> {
+        self.open = false;
         if let Some(v) = self.db_read(board, true) {
             return Ok(Some(v));
         }
@@ -226,6 +248,7 @@ impl Solver {
     /// null-window search, usually much cheaper than the exact value.
     /// `Ok(None)` if the node budget ran out.
     pub fn board_at_most(&mut self, board: &[u8; PITS], t: i32) -> Result<Option<bool>, DbError> {
+        self.open = false;
         if let Some(v) = self.db_read(board, true) {
             return Ok(Some(v <= t));
         }
@@ -357,6 +380,7 @@ impl Solver {
         if self.path.contains(&k) {
             self.stats.repetitions += 1;
             self.tainted = true;
+            self.open = true;
             return Ok(self.endless_score(board, root_side, own_side_split(board)));
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -366,6 +390,8 @@ impl Solver {
         let mut first = u8::MAX;
         if let Some(e) = self.tt.get(&k) {
             let (lo, hi) = (i32::from(e.lo), i32::from(e.hi));
+            // The entry's bounds narrow or decide this result either way.
+            self.open |= e.open;
             if lo >= beta || hi <= alpha || lo == hi {
                 self.stats.tt_hits += 1;
                 return Ok(if lo >= beta { lo } else { hi });
@@ -397,6 +423,7 @@ impl Solver {
                     lo: v as i8,
                     hi: v as i8,
                     best: u8::MAX,
+                    open: false,
                 },
             );
             return Ok(v);
@@ -415,6 +442,8 @@ impl Solver {
         // Whether a repetition on the path scored part of this subtree: such
         // a result depends on the path, so it is not stored.
         let outer_taint = std::mem::replace(&mut self.tainted, false);
+        // Likewise whether this subtree depends on endless play, for its entry.
+        let outer_open = std::mem::replace(&mut self.open, false);
         let mut best = i32::MIN;
         let mut best_mv = u8::MAX;
         for (_, action, gain, nb) in order {
@@ -437,6 +466,8 @@ impl Solver {
         self.path.pop();
         let tainted = self.tainted;
         self.tainted |= outer_taint;
+        let open = self.open;
+        self.open |= outer_open;
         if tainted {
             self.stats.tainted += 1;
             return Ok(best);
@@ -447,7 +478,9 @@ impl Solver {
             lo: -n as i8,
             hi: n as i8,
             best: best_mv,
+            open: false,
         });
+        e.open |= open;
         if best <= alpha0 {
             e.hi = e.hi.min(best as i8);
         } else if best >= beta0 {

@@ -169,7 +169,18 @@ fn searches_above_the_databases_within_its_budget() {
     let a = perfect.analyze(&game);
     assert_eq!(perfect.last_source(), Source::Search);
     assert_eq!(a.basis, Basis::Proven(Proof::CompleteSearch));
-    assert!(a.moves.iter().all(|m| m.basis == a.basis));
+    // Each move proven by what valued it: a capture down into the
+    // databases is read, the rest searched.
+    for (m, (_, child)) in a.moves.iter().zip(game.children()) {
+        let held = db.board_entry(&child.normalized().board()).is_some();
+        let proof = if held {
+            Proof::Database
+        } else {
+            Proof::CompleteSearch
+        };
+        assert_eq!(m.basis, Basis::Proven(proof), "{:?}", m.mv);
+    }
+    assert!(a.moves.iter().any(|m| m.basis == a.basis));
     // The same values from a solver over the same databases.
     let mut solver = ayo_solve::Solver::new(Arc::clone(&db));
     let exact = solver.move_values(game.position()).unwrap().unwrap();

@@ -13,7 +13,9 @@ module only re-exports them.
 * :class:`Analysis` — best move, value (seeds) with its basis (``basis``:
   ``"proven"`` only when the databases or a complete search prove it,
   ``"search"`` for a search cut off at its depth, ``"lower"``/``"upper"``
-  for a bound, ``"estimate"`` for MCTS; ``label`` in words, e.g.
+  for a bound, ``"convention"`` for a ``perfect`` value that rests on how
+  endless play is scored (not proven), ``"estimate"`` for MCTS; ``label`` in
+  words, e.g.
   ``"search, depth 13"``), principal variation and a :class:`MoveValue`
   for each legal move.
 * ``Player.perfect(database)`` plays the exact best move wherever the

@@ -38,6 +38,8 @@ _Static_assert(AYO_RESULT_DATABASE_RULES_MISMATCH == 115, "stable result numbers
 _Static_assert(AYO_PERFECT_SOURCE_NONE == 0 && AYO_PERFECT_SOURCE_DATABASE == 1 && AYO_PERFECT_SOURCE_SEARCH == 2 &&
                    AYO_PERFECT_SOURCE_FALLBACK == 3,
                "stable source numbers");
+_Static_assert(AYO_BASIS_PROVEN_DATABASE == 0 && AYO_BASIS_ESTIMATE == 5 && AYO_BASIS_CONVENTION == 6,
+               "stable basis numbers");
 
 #define MAX_SEEDS 8
 /* Boards of 0..=8 seeds: sum of C(n + 11, 11) = C(20, 12). */
@@ -286,7 +288,8 @@ static void test_perfect_play(const ayo_database *db, const char *dir) {
     if (ayo_game_status(g, &st) != AYO_RESULT_OK || st != AYO_STATUS_ONGOING) continue;
     if (!analyze(p, g, &a)) continue;
     CHECK(source_of(p) == AYO_PERFECT_SOURCE_DATABASE);
-    /* Values proven by the databases (a proven draw is 0). */
+    /* Values proven by the databases (a proven draw is 0; no board of
+     * ayoayo to 8 seeds depends on endless play). */
     CHECK(a.value.bound == AYO_BOUND_EXACT && a.value.basis == AYO_BASIS_PROVEN_DATABASE &&
           a.value.proven == 1 && a.value.search_depth == 0);
     CHECK(a.best >= 1 && a.best <= 6);
@@ -744,6 +747,24 @@ static void test_bounds(const ayo_database *ayoayo_db) {
   CHECK_RESULT(ayo_database_bounds(db, g, &held, &lo, &hi), AYO_RESULT_OK);
   CHECK(held == 1 && lo == -1 && hi == 3);
   CHECK(database_error_empty());
+  /* Level perfect there: the best move goes to an open board, so its value
+   * and the position's are the convention's, not proven; the other move's
+   * board is closed and proven. */
+  {
+    ayo_player *p = perfect(db, AYO_BUDGET_KIND_NODES, 100000);
+    ayo_analysis a;
+    size_t i;
+    int convention = 0, proven = 0;
+    if (p && analyze(p, g, &a)) {
+      CHECK(a.value.basis == AYO_BASIS_CONVENTION && a.value.bound == AYO_BOUND_EXACT && a.value.proven == 0);
+      for (i = 0; i < a.moves_count; i++) {
+        convention += a.moves[i].value.basis == AYO_BASIS_CONVENTION;
+        proven += a.moves[i].value.basis == AYO_BASIS_PROVEN_DATABASE && a.moves[i].value.proven == 1;
+      }
+      CHECK(convention == 1 && proven == 1);
+    }
+    ayo_player_free(p);
+  }
   /* The same board with North to move, mirrored. */
   CHECK_RESULT(ayo_game_load_position(g, "ayoayo[capturing_seed_taken=false] 0,1,0,1,0,1/1,0,0,1,0,0 21-22 n 0 0"),
                AYO_RESULT_OK);

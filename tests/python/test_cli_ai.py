@@ -212,6 +212,19 @@ def test_an_endgame_in_the_databases_is_proven(small_databases: Path, tmp_path: 
     assert "Proven: every move's value read from the databases." in proc.stdout
 
 
+def test_a_value_by_the_convention_is_not_called_proven(tmp_path: Path) -> None:
+    # The best move goes to a board whose value depends on endless play.
+    position = "ayoayo[capturing_seed_taken=false] 1,0,0,1,0,0/0,1,0,1,0,1 22-21 s 0 0"
+    folder = tmp_path / "kept"
+    Database.build("ayoayo[capturing_seed_taken=false]", 5, folder)
+    proc = ayo_cli(["analyze", position, "--level", "perfect", "--db", str(folder)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "for South (by the convention for endless play)." in proc.stdout
+    assert "(proven by the databases)" in proc.stdout  # the other move
+    assert "Not proven where it says so" in proc.stdout
+    assert "Proven:" not in proc.stdout
+
+
 def test_the_perfect_hint_at_the_opening_says_it_fell_back(
     small_databases: Path, tmp_path: Path
 ) -> None:

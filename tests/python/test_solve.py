@@ -217,6 +217,26 @@ def test_bounds_under_every_scoring_of_endless_play(db: Database) -> None:
     assert e.value.reason == "rules_mismatch"
 
 
+def test_perfect_values_an_open_board_by_the_convention() -> None:
+    kept = Database.build("ayoayo[capturing_seed_taken=false]", 5)
+    p = Player.perfect(kept, nodes=100_000, seed=1)
+    game = Game(position=KEPT_SEED)
+    a = p.analyze(game)
+    assert p.source == "database"
+    # The best move goes to an open board: its value, and so the position's,
+    # is the convention's (the stored value, 22 - 21 banked), not proven.
+    assert (a.basis, a.bound, a.proof, a.proven) == ("convention", "exact", None, None)
+    assert a.label == "by the convention for endless play"
+    stored = kept.value(KEPT_SEED)
+    assert stored is not None
+    assert a.value == 1 + stored
+    bases = sorted(m.basis for m in a.moves)
+    assert bases == ["convention", "proven"]
+    for m in a.moves:
+        assert (m.proven is None) == (m.basis == "convention")
+        assert m.proof == (None if m.basis == "convention" else "database")
+
+
 def test_positions_of_other_rules_or_bad_records_are_refused(db: Database) -> None:
     with pytest.raises(DatabaseError, match="move limit") as e:
         db.value(Game("olopon"))

@@ -38,18 +38,21 @@ pub enum Limit {
 /// be. A value is [`Basis::Proven`] only when the databases or a complete
 /// search (every line it rests on reached a game end) prove it; a search cut
 /// off at a depth or by its budget says so ([`Basis::Search`]), a search
-/// window gives a [`Basis::Bound`], and MCTS an [`Basis::Estimate`].
+/// window gives a [`Basis::Bound`], a value that rests on how endless play is
+/// scored is [`Basis::Convention`], and MCTS gives an [`Basis::Estimate`].
 ///
 /// The basis is decided where it is known: alpha-beta marks a value proven
 /// only when no line under it stopped at the horizon (nor reused a table entry
 /// that did), and the `perfect` level marks its database and exact-search
-/// values proven.
+/// values proven unless they depend on the convention for endless play.
 ///
 /// ```
 /// use ayo_core::players::{Basis, Bound, Limit, Proof};
 /// assert_eq!(Basis::Search { depth: 13 }.to_string(), "search, depth 13");
 /// assert_eq!(Basis::Proven(Proof::Database).to_string(), "proven by the databases");
 /// assert!(!Basis::Search { depth: 13 }.is_proven());
+/// assert!(!Basis::Convention.is_proven());
+/// assert_eq!(Basis::Convention.to_string(), "by the convention for endless play");
 /// let at_most = Basis::Bound { limit: Limit::AtMost, depth: 6, proven: false };
 /// assert_eq!(at_most.bound(), Bound::Upper);
 /// assert_eq!(at_most.to_string(), "at most, search depth 6");
@@ -76,6 +79,11 @@ pub enum Basis {
         /// The bound holds for the game's value.
         proven: bool,
     },
+    /// The value under the convention for play that never ends (each
+    /// player takes the seeds on their own side), not proven: it rests on a
+    /// database board or a searched line whose value depends on how endless
+    /// play is scored (the `perfect` level over board-only databases).
+    Convention,
     /// A statistical estimate: the mean final seed difference of MCTS
     /// simulations.
     Estimate {
@@ -90,7 +98,8 @@ pub enum Basis {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bound {
     /// The value itself, not a bound: the game's value when [`Basis::Proven`],
-    /// the value of a depth-limited search when [`Basis::Search`].
+    /// the value of a depth-limited search when [`Basis::Search`], the value
+    /// under the convention for endless play when [`Basis::Convention`].
     Exact,
     /// The true value is at least this.
     Lower,
@@ -120,7 +129,7 @@ impl Basis {
     /// What the value is as a number (see [`Bound`]).
     pub const fn bound(self) -> Bound {
         match self {
-            Basis::Proven(_) | Basis::Search { .. } => Bound::Exact,
+            Basis::Proven(_) | Basis::Search { .. } | Basis::Convention => Bound::Exact,
             Basis::Bound {
                 limit: Limit::AtLeast,
                 ..
@@ -133,7 +142,8 @@ impl Basis {
         }
     }
 
-    /// A short name: `proven`, `search`, `lower`, `upper` or `estimate`.
+    /// A short name: `proven`, `search`, `lower`, `upper`, `convention` or
+    /// `estimate`.
     pub const fn name(self) -> &'static str {
         match self {
             Basis::Proven(_) => "proven",
@@ -146,6 +156,7 @@ impl Basis {
                 limit: Limit::AtMost,
                 ..
             } => "upper",
+            Basis::Convention => "convention",
             Basis::Estimate { .. } => "estimate",
         }
     }
@@ -227,7 +238,8 @@ impl Basis {
 impl fmt::Display for Basis {
     /// The basis in words: `proven by the databases`, `proven by a complete
     /// search`, `search, depth 13`, `at least, proven`, `at most, search
-    /// depth 6`, `estimate, 400 simulations`.
+    /// depth 6`, `by the convention for endless play`, `estimate, 400
+    /// simulations`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let side = |limit: &Limit| match limit {
             Limit::AtLeast => "at least",
@@ -245,6 +257,7 @@ impl fmt::Display for Basis {
             Basis::Bound { limit, depth, .. } => {
                 write!(f, "{}, search depth {depth}", side(limit))
             }
+            Basis::Convention => f.write_str("by the convention for endless play"),
             Basis::Estimate { simulations } => write!(f, "estimate, {simulations} simulations"),
         }
     }

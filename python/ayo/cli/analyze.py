@@ -56,6 +56,12 @@ def _analysis_lines(game: Game, a: Analysis, player: Player) -> list[str]:
             f"Not proven: the search looks {a.depth} plies ahead and estimates "
             "the positions it reaches there."
         )
+    elif any(m.basis == "convention" for m in a.moves):
+        lines.append(
+            "Not proven where it says so: those values depend on how play that never "
+            "ends is scored, and are the convention's (each player takes the seeds on "
+            "their own side)."
+        )
     return lines
 
 
@@ -68,12 +74,13 @@ def analyze(text: str, player: Player, style: Style, out: TextIO) -> int:
         out.write(describe_outcome(game.outcome, game.rules, stuck=game.to_move) + "\n")
         return 0
     out.write(f"{SEAT_NAMES[game.to_move]} to move · {game.position_record()}\n\n")
-    out.write("\n".join(_analysis_lines(game, player.analyze(game), player)) + "\n")
+    a = player.analyze(game)
+    out.write("\n".join(_analysis_lines(game, a, player)) + "\n")
     source = player.source
     fallback = fallback_words(player)
     if fallback is not None:
         out.write(fallback + "\n")
-    elif source is not None and source in _SOURCES:
+    elif a.basis == "proven" and source is not None and source in _SOURCES:
         out.write(_SOURCES[source] + "\n")
     return 0
 
