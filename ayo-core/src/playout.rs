@@ -17,7 +17,8 @@ use crate::tables::{COUNT, SELECT};
 /// How a random playout finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Playout {
-    /// The real end, or `None` when `max_plies` moves were played first (truncation).
+    /// The real end, or `None` when `max_plies` moves were played first and
+    /// the position they reached is not final (truncation).
     pub outcome: Option<Outcome>,
     /// Moves played.
     pub plies: u32,
@@ -162,8 +163,10 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
             return ended(pos, plies, reason);
         }
         if plies >= max_plies {
+            // Truncated, unless the position is final: no legal move is an
+            // end even at the cap (the loop finds it only when drawing a move).
             return Playout {
-                outcome: None,
+                outcome: pos.outcome(rules),
                 plies,
                 last: pos,
             };
