@@ -3,7 +3,7 @@
  * building a small database into a fresh temporary directory and opening it
  * again, verifying it, perfect players winning every won position against
  * level 1, the search above the databases, the fallback on rules the
- * databases cannot solve (oware), damaged, truncated, mismatched and
+ * databases cannot solve (olopon: a move limit), damaged, truncated, mismatched and
  * missing layer files, I/O errors, the misuse matrix (NULL for every pointer
  * argument, bad numbers), the database freed before its players, two
  * players sharing one database on two threads, and the bounds of a position
