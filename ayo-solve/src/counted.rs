@@ -47,7 +47,7 @@ use std::time::Instant;
 use ayo_core::{Capture, Outcome, Player, Position, Repetition, RuleParams, Rules, Setup, PITS};
 use rayon::prelude::*;
 
-use crate::db::{try_copy, try_filled, try_vec, DbError};
+use crate::error::{try_copy, try_filled, try_vec, DbError};
 use crate::frame::{HeaderReader, HeaderWriter};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
 use crate::{child_view, seeds};

@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::db::{try_filled, DbError};
+use crate::error::{try_filled, DbError};
 use crate::index::layer_size;
 
 /// Longest rules record a header may hold (a longer length field means a

@@ -52,6 +52,7 @@ pub mod counted;
 pub mod counted_search;
 pub mod db;
 pub mod engine;
+mod error;
 mod frame;
 pub mod index;
 pub mod perfect;
