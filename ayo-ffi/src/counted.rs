@@ -11,7 +11,7 @@ use std::sync::Arc;
 use ayo_solve::counted::CountedDatabase;
 use ayo_solve::perfect_counted::CountedPerfect;
 
-use crate::database::{guard_database, on_threads, rules_ref};
+use crate::database::{check_max_seeds, guard_database, on_threads, rules_ref};
 use crate::player::{ayo_player, budget, BudgetKindArg};
 use crate::result::ayo_result;
 use crate::util::{free_box, guard, in_str, need, out, query, Fail};
@@ -30,16 +30,6 @@ pub const AYO_MAX_COUNTED_SEEDS: u32 = 48;
 /// handle may be freed before or after them).
 pub struct ayo_counted_database {
     db: Arc<CountedDatabase>,
-}
-
-fn check_counted_seeds(max_seeds: u32) -> Result<(), Fail> {
-    if max_seeds > AYO_MAX_COUNTED_SEEDS {
-        return Err(Fail::new(
-            ayo_result::InvalidArgument,
-            format!("max_seeds is 0 to {AYO_MAX_COUNTED_SEEDS}, not {max_seeds}"),
-        ));
-    }
-    Ok(())
 }
 
 /// Builds the counted databases of `rules` (which need a move limit and no
@@ -73,7 +63,7 @@ pub unsafe extern "C" fn ayo_counted_database_build(
         // SAFETY: the caller's contract.
         let dir = unsafe { in_str(dir, "dir") }?;
         need(out_database, "out_database")?;
-        check_counted_seeds(max_seeds)?;
+        check_max_seeds(max_seeds, AYO_MAX_COUNTED_SEEDS)?;
         let (db, _) = on_threads(threads, || {
             CountedDatabase::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
         })??;
@@ -106,7 +96,7 @@ pub unsafe extern "C" fn ayo_counted_database_open(
         // SAFETY: the caller's contract.
         let dir = unsafe { in_str(dir, "dir") }?;
         need(out_database, "out_database")?;
-        check_counted_seeds(max_seeds)?;
+        check_max_seeds(max_seeds, AYO_MAX_COUNTED_SEEDS)?;
         let db = CountedDatabase::open(&rules, max_seeds as usize, Path::new(dir))?;
         let handle = Box::into_raw(Box::new(ayo_counted_database { db: Arc::new(db) }));
         // SAFETY: checked non-NULL; valid by the caller's contract.

@@ -138,12 +138,13 @@ pub(crate) fn on_threads<T: Send>(threads: u32, f: impl FnOnce() -> T + Send) ->
     })
 }
 
-/// The one check of a `max_seeds` argument: 0 to `AYO_MAX_DATABASE_SEEDS`.
-fn check_max_seeds(max_seeds: u32) -> Result<(), Fail> {
-    if max_seeds > AYO_MAX_DATABASE_SEEDS {
+/// The one check of a `max_seeds` argument: 0 to `most` (the kind of
+/// database's limit).
+pub(crate) fn check_max_seeds(max_seeds: u32, most: u32) -> Result<(), Fail> {
+    if max_seeds > most {
         return Err(Fail::new(
             ayo_result::InvalidArgument,
-            format!("max_seeds is 0 to {AYO_MAX_DATABASE_SEEDS}, not {max_seeds}"),
+            format!("max_seeds is 0 to {most}, not {max_seeds}"),
         ));
     }
     Ok(())
@@ -230,7 +231,7 @@ pub unsafe extern "C" fn ayo_database_open_up_to(
         // SAFETY: the caller's contract.
         let dir = unsafe { in_str(dir, "dir") }?;
         need(out_database, "out_database")?;
-        check_max_seeds(max_seeds)?;
+        check_max_seeds(max_seeds, AYO_MAX_DATABASE_SEEDS)?;
         let db = Database::open(&r.rules, max_seeds as usize, Path::new(dir))?;
         // SAFETY: checked non-NULL; valid by the caller's contract.
         unsafe { out(out_database, ayo_database::boxed(db)) };
@@ -284,7 +285,7 @@ pub unsafe extern "C" fn ayo_database_build(
         // SAFETY: the caller's contract.
         let dir = unsafe { in_str(dir, "dir") }?;
         need(out_database, "out_database")?;
-        check_max_seeds(max_seeds)?;
+        check_max_seeds(max_seeds, AYO_MAX_DATABASE_SEEDS)?;
         let (db, _reports) = on_threads(threads, || {
             Database::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
         })??;

@@ -50,6 +50,7 @@ use rayon::prelude::*;
 use crate::db::{
     encode, encode_bounds, try_copy, try_filled, try_reserve, try_vec, DbError, Layer,
 };
+use crate::frame::layer_file;
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
 use crate::{child_view, own_side_split, seeds, solve_rules, south_position, stuck_value};
 
@@ -442,17 +443,7 @@ pub fn build_layer(
 
 /// The file of layer `n` for the rules whose record is `key`, in `dir`.
 pub fn layer_path(dir: &Path, key: &str, n: usize) -> PathBuf {
-    let name: String = key
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    dir.join(format!("{name}.n{n:02}.ayodb"))
+    layer_file(dir, key, n, "ayodb")
 }
 
 impl Database {

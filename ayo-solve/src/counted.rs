@@ -48,7 +48,7 @@ use ayo_core::{Capture, Outcome, Player, Position, Repetition, RuleParams, Rules
 use rayon::prelude::*;
 
 use crate::error::{try_copy, try_filled, try_vec, DbError};
-use crate::frame::{HeaderReader, HeaderWriter};
+use crate::frame::{layer_file, HeaderReader, HeaderWriter};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
 use crate::{child_view, seeds};
 
@@ -266,17 +266,7 @@ pub struct CountedDatabase {
 
 /// The file of counted layer `n` for the rules whose record is `key`, in `dir`.
 pub fn counted_layer_path(dir: &Path, key: &str, n: usize) -> PathBuf {
-    let name: String = key
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    dir.join(format!("{name}.n{n:02}.ayocnt"))
+    layer_file(dir, key, n, "ayocnt")
 }
 
 impl CountedDatabase {

@@ -12,6 +12,23 @@ use std::path::{Path, PathBuf};
 use crate::error::{try_filled, DbError};
 use crate::index::layer_size;
 
+/// The file of layer `n` for the rules whose record is `key`, in `dir`, with
+/// the extension of its kind: the record with every character but ASCII
+/// letters, digits and `-` turned into `_`, then `.nNN.<extension>`.
+pub(crate) fn layer_file(dir: &Path, key: &str, n: usize, extension: &str) -> PathBuf {
+    let name: String = key
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join(format!("{name}.n{n:02}.{extension}"))
+}
+
 /// Longest rules record a header may hold (a longer length field means a
 /// damaged header, not a huge record).
 const MAX_RULES_RECORD: usize = 4096;
