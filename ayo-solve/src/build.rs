@@ -223,6 +223,28 @@ impl Loop for Relax<'_> {
     }
 }
 
+/// The boards of a layer from a starting rank, as positions with South to
+/// move: the positions [`each_children`] expands. `next` is inlined into the
+/// kernel's copy of the loop (an iterator adapter's would stay out of line).
+struct SouthPositions {
+    walker: BoardWalker,
+    left: usize,
+}
+
+impl Iterator for SouthPositions {
+    type Item = Position;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Position> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let pos = south_position(self.walker.board());
+        self.walker.advance();
+        Some(pos)
+    }
+}
+
 fn bar(len: u64, quiet: bool, prefix: String) -> ProgressBar {
     let pb = if quiet {
         ProgressBar::hidden()
@@ -322,12 +344,10 @@ pub fn build_layer_on(
             let mut offs: Vec<u32> = try_vec(len + 1, what)?;
             let mut edges: Vec<u32> = try_vec(len * (PITS / 2), what)?;
             offs.push(0);
-            let mut walker = BoardWalker::new(n, start);
-            let boards = (0..len).map(|_| {
-                let pos = south_position(walker.board());
-                walker.advance();
-                pos
-            });
+            let boards = SouthPositions {
+                walker: BoardWalker::new(n, start),
+                left: len,
+            };
             let mut nstuck = 0u64;
             let mut local = 0usize;
             // The whole sweep compiled for the kernel: the closure is
