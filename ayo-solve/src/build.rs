@@ -223,15 +223,28 @@ impl Loop for Relax<'_> {
     }
 }
 
-/// The boards of a layer from a starting rank, as positions with South to
-/// move: the positions [`each_children`] expands. `next` is inlined into the
-/// kernel's copy of the loop (an iterator adapter's would stay out of line).
-struct SouthPositions {
+/// `len` boards of a layer in rank order from a starting rank, as the
+/// positions `make` makes of them: what [`each_children`] expands in a
+/// database build. `next` is always inlined, so the walk is compiled into
+/// each kernel's copy of the loop (an iterator adapter's stays out of line).
+pub(crate) struct LayerPositions<F> {
     walker: BoardWalker,
     left: usize,
+    make: F,
 }
 
-impl Iterator for SouthPositions {
+impl<F: Fn(&[u8; PITS]) -> Position> LayerPositions<F> {
+    /// The boards of layer `n` from rank `start`, `len` of them.
+    pub(crate) fn new(n: usize, start: u64, len: usize, make: F) -> Self {
+        LayerPositions {
+            walker: BoardWalker::new(n, start),
+            left: len,
+            make,
+        }
+    }
+}
+
+impl<F: Fn(&[u8; PITS]) -> Position> Iterator for LayerPositions<F> {
     type Item = Position;
     #[inline(always)]
     fn next(&mut self) -> Option<Position> {
@@ -239,7 +252,7 @@ impl Iterator for SouthPositions {
             return None;
         }
         self.left -= 1;
-        let pos = south_position(self.walker.board());
+        let pos = (self.make)(self.walker.board());
         self.walker.advance();
         Some(pos)
     }
@@ -344,10 +357,7 @@ pub fn build_layer_on(
             let mut offs: Vec<u32> = try_vec(len + 1, what)?;
             let mut edges: Vec<u32> = try_vec(len * (PITS / 2), what)?;
             offs.push(0);
-            let boards = SouthPositions {
-                walker: BoardWalker::new(n, start),
-                left: len,
-            };
+            let boards = LayerPositions::new(n, start, len, south_position);
             let mut nstuck = 0u64;
             let mut local = 0usize;
             // The whole sweep compiled for the kernel: the closure is
