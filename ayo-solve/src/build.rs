@@ -43,7 +43,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI8, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use ayo_core::{Position, Rules, PITS};
+use ayo_core::kernel::{self, Kernel, Loop};
+use ayo_core::{each_children, Position, Rules, PITS};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
@@ -158,7 +159,7 @@ impl Bounds {
 
 /// One bound's update: the max over the fixed option and the children's
 /// negated opposite bounds, never moving back (`keep` merges with the old).
-#[inline]
+#[inline(always)]
 fn raise(bound: &AtomicI8, new: i8, keep: fn(i8, i8) -> i8, changes: &mut u64) -> i8 {
     let old = bound.load(Relaxed);
     let new = keep(new, old);
@@ -177,14 +178,27 @@ impl ChunkGraph {
             + self.edges.capacity() * 4
             + self.active.capacity() * 4) as u64
     }
+}
 
-    /// One Gauss–Seidel sweep over the active entries; returns the changes.
-    fn relax(&mut self, b: &Bounds) -> u64 {
+/// One Gauss–Seidel sweep over a chunk's active entries, for [`Kernel::run`];
+/// returns the changes.
+struct Relax<'a> {
+    graph: &'a mut ChunkGraph,
+    bounds: &'a Bounds,
+}
+
+impl Loop for Relax<'_> {
+    type Output = u64;
+    #[inline(always)]
+    fn run(self) -> u64 {
+        let (g, b) = (self.graph, self.bounds);
         let mut changes = 0u64;
-        let (idx, fixed, offs, edges, start) =
-            (&self.idx, &self.fixed, &self.offs, &self.edges, self.start);
-        self.active.retain(|&e| {
-            let e = e as usize;
+        let (idx, fixed, offs, edges, start) = (&g.idx, &g.fixed, &g.offs, &g.edges, g.start);
+        // A retain written out: `Vec::retain`'s loop would be compiled out
+        // of line, for the baseline.
+        let mut kept = 0;
+        for i in 0..g.active.len() {
+            let e = g.active[i] as usize;
             let r = start as usize + idx[e] as usize;
             let [fc, fl, fh] = fixed[e];
             let (mut nclo, mut nchi, mut nlo, mut nhi) = (fc, fc, fl, fh);
@@ -199,9 +213,48 @@ impl ChunkGraph {
             let chi = raise(&b.chi[r], nchi, i8::min, &mut changes);
             let lo = raise(&b.lo[r], nlo, i8::max, &mut changes);
             let hi = raise(&b.hi[r], nhi, i8::min, &mut changes);
-            clo < chi || lo < hi
-        });
+            if clo < chi || lo < hi {
+                g.active[kept] = e as u32;
+                kept += 1;
+            }
+        }
+        g.active.truncate(kept);
         changes
+    }
+}
+
+/// `len` boards of a layer in rank order from a starting rank, as the
+/// positions `make` makes of them: what [`each_children`] expands in a
+/// database build. `next` is always inlined, so the walk is compiled into
+/// each kernel's copy of the loop (an iterator adapter's stays out of line).
+pub(crate) struct LayerPositions<F> {
+    walker: BoardWalker,
+    left: usize,
+    make: F,
+}
+
+impl<F: Fn(&[u8; PITS]) -> Position> LayerPositions<F> {
+    /// The boards of layer `n` from rank `start`, `len` of them.
+    pub(crate) fn new(n: usize, start: u64, len: usize, make: F) -> Self {
+        LayerPositions {
+            walker: BoardWalker::new(n, start),
+            left: len,
+            make,
+        }
+    }
+}
+
+impl<F: Fn(&[u8; PITS]) -> Position> Iterator for LayerPositions<F> {
+    type Item = Position;
+    #[inline(always)]
+    fn next(&mut self) -> Option<Position> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let pos = (self.make)(self.walker.board());
+        self.walker.advance();
+        Some(pos)
     }
 }
 
@@ -245,12 +298,25 @@ fn layer_len(n: usize) -> Result<usize, DbError> {
     })
 }
 
-/// Builds layer `n` from the finished `lower` layers (`lower[k]` = layer `k`, all `k < n`).
+/// Builds layer `n` from the finished `lower` layers (`lower[k]` = layer `k`, all `k < n`),
+/// on the active kernel ([`kernel::active`]).
 ///
 /// Every large allocation (the bounds, the move graph, the values) is
 /// fallible: when memory runs out the layer is dropped and
 /// [`DbError::OutOfMemory`] says how much was asked for and what for.
 pub fn build_layer(
+    rules: &Rules,
+    lower: &[Layer],
+    n: usize,
+    quiet: bool,
+) -> Result<(Layer, LayerReport), DbError> {
+    build_layer_on(kernel::active(), rules, lower, n, quiet)
+}
+
+/// [`build_layer`] with its move generation and fixpoint sweeps compiled
+/// for `kernel` (every kernel builds the same layer).
+pub fn build_layer_on(
+    kernel: Kernel,
     rules: &Rules,
     lower: &[Layer],
     n: usize,
@@ -291,52 +357,60 @@ pub fn build_layer(
             let mut offs: Vec<u32> = try_vec(len + 1, what)?;
             let mut edges: Vec<u32> = try_vec(len * (PITS / 2), what)?;
             offs.push(0);
-            let mut walker = BoardWalker::new(n, start);
+            let boards = LayerPositions::new(n, start, len, south_position);
             let mut nstuck = 0u64;
-            for local in 0..len {
-                let board = *walker.board();
-                walker.advance();
-                let r = start as usize + local;
-                let children = south_position(&board).children(rules);
-                if children.is_empty() {
-                    let v = stuck_value(rules, &board) as i8;
-                    bounds.set(r, [v; 3]);
-                    nstuck += 1;
-                    continue;
-                }
-                // The best capture for the convention, for `lo` and for `hi`.
-                let mut fixed = [i8::MIN; 3];
-                let before = edges.len();
-                for (_, child) in &children {
-                    let (gain, nb) = child_view(child);
-                    let k = seeds(&nb);
-                    if k == n {
-                        edges.push(rank(&nb) as u32);
-                    } else {
-                        let (v, lo, hi) = lower[k].entry(rank(&nb));
-                        let gain = gain as i8;
-                        fixed[0] = fixed[0].max(gain - v);
-                        fixed[1] = fixed[1].max(gain - hi);
-                        fixed[2] = fixed[2].max(gain - lo);
+            let mut local = 0usize;
+            // The whole sweep compiled for the kernel: the closure is
+            // inlined into each of its copies.
+            each_children(
+                kernel,
+                rules,
+                boards,
+                #[inline(always)]
+                |pos, children| {
+                    let here = local;
+                    local += 1;
+                    let r = start as usize + here;
+                    if children.is_empty() {
+                        let v = stuck_value(rules, &pos.board()) as i8;
+                        bounds.set(r, [v; 3]);
+                        nstuck += 1;
+                        return;
                     }
-                }
-                if edges.len() == before {
-                    bounds.clo[r].store(fixed[0], Relaxed);
-                    bounds.chi[r].store(fixed[0], Relaxed);
-                    bounds.lo[r].store(fixed[1], Relaxed);
-                    bounds.hi[r].store(fixed[2], Relaxed);
-                } else {
-                    if fixed[0] > -ni {
+                    // The best capture for the convention, for `lo` and for `hi`.
+                    let mut fixed = [i8::MIN; 3];
+                    let before = edges.len();
+                    for (_, child) in children {
+                        let (gain, nb) = child_view(child);
+                        let k = seeds(&nb);
+                        if k == n {
+                            edges.push(rank(&nb) as u32);
+                        } else {
+                            let (v, lo, hi) = lower[k].entry(rank(&nb));
+                            let gain = gain as i8;
+                            fixed[0] = fixed[0].max(gain - v);
+                            fixed[1] = fixed[1].max(gain - hi);
+                            fixed[2] = fixed[2].max(gain - lo);
+                        }
+                    }
+                    if edges.len() == before {
                         bounds.clo[r].store(fixed[0], Relaxed);
-                    }
-                    if fixed[1] > -ni {
+                        bounds.chi[r].store(fixed[0], Relaxed);
                         bounds.lo[r].store(fixed[1], Relaxed);
+                        bounds.hi[r].store(fixed[2], Relaxed);
+                    } else {
+                        if fixed[0] > -ni {
+                            bounds.clo[r].store(fixed[0], Relaxed);
+                        }
+                        if fixed[1] > -ni {
+                            bounds.lo[r].store(fixed[1], Relaxed);
+                        }
+                        idx.push(here as u32);
+                        fixed_of.push(fixed);
+                        offs.push(edges.len() as u32);
                     }
-                    idx.push(local as u32);
-                    fixed_of.push(fixed);
-                    offs.push(edges.len() as u32);
-                }
-            }
+                },
+            );
             let g = ChunkGraph {
                 start,
                 active: {
@@ -367,7 +441,15 @@ pub fn build_layer(
     let mut passes = 0u32;
     loop {
         passes += 1;
-        let changes: u64 = graphs.par_iter_mut().map(|g| g.relax(&bounds)).sum();
+        let changes: u64 = graphs
+            .par_iter_mut()
+            .map(|graph| {
+                kernel.run(Relax {
+                    graph,
+                    bounds: &bounds,
+                })
+            })
+            .sum();
         let active: u64 = graphs.iter().map(|g| g.active.len() as u64).sum();
         pb.set_message(format!("pass {passes}: {changes} changes, {active} open"));
         if changes == 0 {
@@ -451,7 +533,19 @@ impl Database {
     /// `0..=max_seeds` of `rules`, writing each new layer to `dir`. A file
     /// that exists but does not check out is refused with its error, never
     /// overwritten or read as wrong values. `quiet` hides the progress bars.
+    /// The hot loops run on the active kernel ([`kernel::active`]).
     pub fn build(
+        rules: &Rules,
+        max_seeds: usize,
+        dir: Option<&Path>,
+        quiet: bool,
+    ) -> Result<(Database, Vec<LayerReport>), DbError> {
+        Database::build_on(kernel::active(), rules, max_seeds, dir, quiet)
+    }
+
+    /// [`Database::build`] on `kernel` (every kernel builds the same files).
+    pub fn build_on(
+        kernel: Kernel,
         rules: &Rules,
         max_seeds: usize,
         dir: Option<&Path>,
@@ -499,7 +593,7 @@ impl Database {
                     Err(e) => return Err(e),
                 }
             }
-            let (layer, report) = build_layer(&rules, &layers, n, quiet)?;
+            let (layer, report) = build_layer_on(kernel, &rules, &layers, n, quiet)?;
             if let Some(p) = &path {
                 layer.save(p, &key)?;
             }

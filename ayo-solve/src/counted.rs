@@ -44,9 +44,13 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use ayo_core::{Capture, Outcome, Player, Position, Repetition, RuleParams, Rules, Setup, PITS};
+use ayo_core::kernel::{self, Kernel, Loop};
+use ayo_core::{
+    each_children, Capture, Outcome, Player, Position, Repetition, RuleParams, Rules, Setup, PITS,
+};
 use rayon::prelude::*;
 
+use crate::build::LayerPositions;
 use crate::error::{try_copy, try_filled, try_vec, DbError};
 use crate::frame::{layer_file, HeaderReader, HeaderWriter};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
@@ -254,6 +258,28 @@ struct ChunkGraph {
     at_limit: Vec<i8>,
 }
 
+/// One chunk of one count's values from the next count's, for [`Kernel::run`].
+struct CountStep<'a> {
+    out: &'a mut [u8],
+    graph: &'a ChunkGraph,
+    next: &'a [u8],
+}
+
+impl Loop for CountStep<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let g = self.graph;
+        for (i, v) in self.out.iter_mut().enumerate() {
+            let mut best = g.fixed[i];
+            for &e in &g.edges[g.offs[i] as usize..g.offs[i + 1] as usize] {
+                best = best.max(-(self.next[e as usize] as i8));
+            }
+            *v = best as u8;
+        }
+    }
+}
+
 /// Counted databases of one rule set: layers of (board, count) values.
 #[derive(Clone, Debug)]
 pub struct CountedDatabase {
@@ -283,8 +309,20 @@ impl CountedDatabase {
 
     /// Builds (or, with `dir`, reuses the finished files of) the layers
     /// [`CountedDatabase::layers_needed`] for `max_seeds`, writing each new
-    /// layer to `dir`. `quiet` hides the per-layer lines.
+    /// layer to `dir`. `quiet` hides the per-layer lines. The hot loops run
+    /// on the active kernel ([`kernel::active`]).
     pub fn build(
+        rules: &Rules,
+        max_seeds: usize,
+        dir: Option<&Path>,
+        quiet: bool,
+    ) -> Result<(CountedDatabase, Vec<CountedReport>), DbError> {
+        CountedDatabase::build_on(kernel::active(), rules, max_seeds, dir, quiet)
+    }
+
+    /// [`CountedDatabase::build`] on `kernel` (every kernel builds the same files).
+    pub fn build_on(
+        kernel: Kernel,
         rules: &Rules,
         max_seeds: usize,
         dir: Option<&Path>,
@@ -336,7 +374,7 @@ impl CountedDatabase {
                     Err(e) => return Err(e),
                 }
             }
-            let (layer, report) = db.build_layer(n)?;
+            let (layer, report) = db.build_layer(kernel, n)?;
             if let Some(p) = &path {
                 layer.save(p, &db.key)?;
             }
@@ -399,7 +437,11 @@ impl CountedDatabase {
         }
     }
 
-    fn build_layer(&self, n: usize) -> Result<(CountedLayer, CountedReport), DbError> {
+    fn build_layer(
+        &self,
+        kernel: Kernel,
+        n: usize,
+    ) -> Result<(CountedLayer, CountedReport), DbError> {
         let t0 = Instant::now();
         let rules = &self.rules;
         let limit = self.limit;
@@ -420,36 +462,53 @@ impl CountedDatabase {
                 let mut offs: Vec<u32> = try_vec(len + 1, &what)?;
                 let mut edges: Vec<u32> = try_vec(len * (PITS / 2), &what)?;
                 offs.push(0);
-                let mut walker = BoardWalker::new(n, start as u64);
+                let boards = LayerPositions::new(
+                    n,
+                    start as u64,
+                    len,
+                    #[inline(always)]
+                    |board: &[u8; PITS]| counted_position(board, 0),
+                );
                 let mut nstuck = 0;
-                for _ in 0..len {
-                    let board = *walker.board();
-                    walker.advance();
-                    // The core's end at the limit (the move limit comes
-                    // before every other end but the target, which is off).
-                    let end = counted_position(&board, limit)
-                        .outcome(rules)
-                        .expect("the move limit ends the game");
-                    at_limit.push(margin(&end) as i8);
-                    let pos = counted_position(&board, 0);
-                    let children = pos.children(rules);
-                    let mut best = i32::from(i8::MIN);
-                    if children.is_empty() {
-                        let o = pos.outcome(rules).expect("no legal move ends the game");
-                        best = margin(&o);
-                        nstuck += 1;
-                    }
-                    for (_, child) in &children {
-                        let (gain, nb) = child_view(child);
-                        if child.no_capture() == 0 {
-                            best = best.max(gain - self.lower_value(&nb, n)?);
-                        } else {
-                            debug_assert_eq!((gain, child.no_capture()), (0, 1));
-                            edges.push(rank(&nb) as u32);
+                let mut missing = None;
+                each_children(
+                    kernel,
+                    rules,
+                    boards,
+                    #[inline(always)]
+                    |pos, children| {
+                        // The core's end at the limit (the move limit comes
+                        // before every other end but the target, which is off).
+                        let end = counted_position(&pos.board(), limit)
+                            .outcome(rules)
+                            .expect("the move limit ends the game");
+                        at_limit.push(margin(&end) as i8);
+                        let mut best = i32::from(i8::MIN);
+                        if children.is_empty() {
+                            let o = pos.outcome(rules).expect("no legal move ends the game");
+                            best = margin(&o);
+                            nstuck += 1;
                         }
-                    }
-                    fixed.push(best as i8);
-                    offs.push(edges.len() as u32);
+                        for (_, child) in children {
+                            let (gain, nb) = child_view(child);
+                            if child.no_capture() == 0 {
+                                match self.lower_value(&nb, n) {
+                                    Ok(v) => best = best.max(gain - v),
+                                    Err(e) => {
+                                        missing.get_or_insert(e);
+                                    }
+                                }
+                            } else {
+                                debug_assert_eq!((gain, child.no_capture()), (0, 1));
+                                edges.push(rank(&nb) as u32);
+                            }
+                        }
+                        fixed.push(best as i8);
+                        offs.push(edges.len() as u32);
+                    },
+                );
+                if let Some(e) = missing {
+                    return Err(e);
                 }
                 stuck.fetch_add(nstuck, Relaxed);
                 Ok(ChunkGraph {
@@ -489,15 +548,7 @@ impl CountedDatabase {
             let here = &mut below[c * boards..];
             here.par_chunks_mut(CHUNK)
                 .zip(graphs.par_iter())
-                .for_each(|(out, g)| {
-                    for (i, v) in out.iter_mut().enumerate() {
-                        let mut best = g.fixed[i];
-                        for &e in &g.edges[g.offs[i] as usize..g.offs[i + 1] as usize] {
-                            best = best.max(-(next[e as usize] as i8));
-                        }
-                        *v = best as u8;
-                    }
-                });
+                .for_each(|(out, graph)| kernel.run(CountStep { out, graph, next }));
         }
         let report = CountedReport {
             n,

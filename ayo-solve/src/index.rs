@@ -142,7 +142,9 @@ impl BoardWalker {
     }
 
     /// Moves to the next rank (wrapping is the caller's concern: stop at the layer size).
-    #[inline]
+    // Always inlined, so that it is compiled into each kernel's copy of the
+    // database build's sweep.
+    #[inline(always)]
     pub fn advance(&mut self) {
         let top = self.n + 10;
         let mut i = 0;
