@@ -220,15 +220,16 @@ fn files_round_trip_and_bad_files_are_refused() {
     }
 }
 
-#[test]
-fn root_bounds_hold_the_value_and_close_on_it_with_enough_budget() {
-    let rules: Rules = "olopon[move_limit=6]".parse().unwrap();
-    let db = std::sync::Arc::new(CountedDatabase::build(&rules, 3, None, true).unwrap().0);
+/// Bounds of sampled boards of `above` seeds over the layers to `held`
+/// under each budget, against the game tree; how many came out exact,
+/// narrowed but open, and untouched (`±seeds`).
+fn check_bounds(record: &str, held: usize, above: usize, step: usize) -> [usize; 3] {
+    let rules: Rules = record.parse().unwrap();
+    let db = std::sync::Arc::new(CountedDatabase::build(&rules, held, None, true).unwrap().0);
     let solve = *db.rules();
     let mut memo = HashMap::new();
-    // Budgets from starved to plenty: (exact, narrowed but open, untouched).
     let mut seen = [0usize; 3];
-    for b in boards(8).into_iter().step_by(997) {
+    for b in boards(above).into_iter().step_by(step) {
         for count in [0, 3] {
             let want = reference(&solve, b, Player::South, count, &mut memo);
             let n = b.iter().map(|&s| i32::from(s)).sum::<i32>();
@@ -238,11 +239,11 @@ fn root_bounds_hold_the_value_and_close_on_it_with_enough_budget() {
                 let (lo, hi) = solver.bounds(&position(b, Player::South, count));
                 assert!(
                     lo <= want && want <= hi,
-                    "{b:?} {count} {budget:?}: {lo}..{hi} vs {want}"
+                    "{record} {b:?} {count} {budget:?}: {lo}..{hi} vs {want}"
                 );
                 assert!(-n <= lo && hi <= n);
                 if budget.is_none() {
-                    assert_eq!((lo, hi), (want, want), "{b:?} {count}");
+                    assert_eq!((lo, hi), (want, want), "{record} {b:?} {count}");
                 }
                 if let Some(nodes) = budget {
                     assert!(solver.nodes() <= nodes, "{} > {nodes}", solver.nodes());
@@ -265,12 +266,23 @@ fn root_bounds_hold_the_value_and_close_on_it_with_enough_budget() {
             );
         }
     }
-    // Every kind of answer came up: the test sees partial proofs too.
-    assert!(seen.iter().all(|&k| k > 0), "{seen:?}");
     // A held board's bounds are its value, whatever the budget.
     let mut solver = CountedSolver::new(db);
     solver.set_budget(Some(0));
     let b = [1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0];
     let v = solver.database().board_value(&b, 2).unwrap();
     assert_eq!(solver.board_bounds(&b, 2), (v, v));
+    seen
+}
+
+#[test]
+fn root_bounds_hold_the_value_and_close_on_it_with_enough_budget() {
+    for (record, held, above, step) in [
+        ("olopon[move_limit=6]", 3, 8, 997),
+        ("ayo[move_limit=5]", 2, 7, 499),
+    ] {
+        let seen = check_bounds(record, held, above, step);
+        // Every kind of answer came up: the test sees partial proofs too.
+        assert!(seen.iter().all(|&k| k > 0), "{record}: {seen:?}");
+    }
 }
