@@ -109,3 +109,15 @@ def test_value_needs_its_budget_and_its_databases(counted: Path, tmp_path: Path)
     assert len(lines) == 1
     assert "no counted databases for ayo" in lines[0]
     assert "ayo solve build --rules ayo --max-seeds 12" in lines[0]
+
+
+def test_value_at_the_move_limit(counted: Path, tmp_path: Path) -> None:
+    # North could move, but the 40th move without a capture ended the game:
+    # each side keeps its row (3 seeds each), so nothing more changes hands.
+    at_limit = "olopon 0,2,0,1,0,0/1,0,1,0,0,1 20-22 n 40 40"
+    assert CountedDatabase.build("olopon", 6).value(at_limit) == 0
+    proc = run(["solve", "value", at_limit, "--dir", str(counted)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Value: +0 for North (exact)" in proc.stdout
+    assert "The game is over: 40 moves in a row without a capture." in proc.stdout
+    assert "Best move" not in proc.stdout

@@ -264,7 +264,10 @@ def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
         who = mover if final > 0 else other
         out.write(f"With the stores ({stores}): {who} ends {abs(final)} seeds ahead\n")
     if not moves:
-        out.write(f"{mover} has no legal move.\n")
+        if isinstance(db, CountedDatabase) and game.no_capture >= db.limit:
+            out.write(f"The game is over: {db.limit} moves in a row without a capture.\n")
+        else:
+            out.write(f"{mover} has no legal move.\n")
         return 0
     best = min(a for a, x in moves.items() if x == v)
     out.write(f"Best move: {best + 1} ({mover}'s pit {best + 1})\n")
