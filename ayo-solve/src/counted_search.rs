@@ -2,6 +2,9 @@
 //! on (board, no-capture count) with a transposition table of bounds keyed
 //! by both (a value depends on nothing else under a move limit), down to the
 //! held layers, the core's end of game at the limit or with no legal move.
+//! When a budget runs out first, [`CountedSolver::bounds`] says what the
+//! search proved by then: bounds on the value, from probes to a growing
+//! horizon.
 
 use std::collections::HashMap;
 use std::time::Instant;
