@@ -177,6 +177,16 @@ impl CountedSolver {
         (lo, hi)
     }
 
+    /// Records the bounds `lo..=hi` of the board with key `k`. A table that
+    /// cannot grow (out of memory) is emptied and its memory given back
+    /// rather than aborting: it is only a cache, the search stays exact.
+    fn store(&mut self, k: u128, lo: i32, hi: i32) {
+        if self.table.try_reserve(1).is_err() {
+            self.table = HashMap::new();
+        }
+        self.table.insert(k, (lo as i8, hi as i8));
+    }
+
     /// Fail-soft alpha-beta: the value if inside `(alpha, beta)`, else a bound
     /// on the right side; [`Stop::Horizon`] when a line still open after
     /// `horizon` more plies left the answer undecided ([`NO_HORIZON`]: never,
@@ -224,7 +234,7 @@ impl CountedSolver {
         if children.is_empty() {
             let o = pos.outcome(&rules).expect("the game is over");
             let v = margin(&o);
-            self.table.insert(k, (v as i8, v as i8));
+            self.store(k, v, v);
             return Ok(v);
         }
         if horizon == 0 {
@@ -274,7 +284,7 @@ impl CountedSolver {
             lo = best;
             hi = best;
         }
-        self.table.insert(k, (lo as i8, hi as i8));
+        self.store(k, lo, hi);
         Ok(best)
     }
 }
