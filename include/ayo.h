@@ -1014,6 +1014,54 @@ enum ayo_result ayo_counted_database_max_seeds(const struct ayo_counted_database
                                                uint32_t *max_seeds);
 
 /**
+ * Re-checks every stored value (every layer held, every no-capture count)
+ * against the core (`ayo_solve::counted::CountedDatabase::verify`): at the
+ * move limit the core's end there, below it the best of the legal moves,
+ * each valued by what it captures and the stored value of its result at
+ * its own count. Writes the number of values checked to `*checked` and the
+ * number that failed to `*failed` (0 for sound databases). Runs on a pool
+ * of `threads` threads of its own (0: one per core, at most
+ * `AYO_MAX_THREADS`, else `AYO_RESULT_INVALID_ARGUMENT`, with the detail
+ * in `ayo_database_last_error`).
+ *
+ * Thread safety: reads `database`; may run concurrently with any other call
+ * on it except `ayo_counted_database_free`.
+ *
+ * # Safety
+ * `database` NULL or live; `checked` and `failed` NULL or valid for a write.
+ */
+enum ayo_result ayo_counted_database_verify(const struct ayo_counted_database *database,
+                                            uint32_t threads,
+                                            uint64_t *checked,
+                                            uint64_t *failed);
+
+/**
+ * The exact value of the current position of `game` for the player to
+ * move: what they will still capture minus what the opponent will, with
+ * best play to the end (the stores and the target do not count; the
+ * no-capture count does). Read from the layers when they hold the board,
+ * else searched above them within `nodes` expanded boards (0: no limit).
+ * Writes `*solved` = 1 and the value to `*value` when it was found, else
+ * `*solved` = 0 (the budget ran out) and leaves `*value` alone.
+ *
+ * `AYO_RESULT_DATABASE_RULES_MISMATCH` when the game's rules are not the
+ * databases' (the target does not count), with the detail in
+ * `ayo_database_last_error`; nothing is written then.
+ *
+ * Thread safety: reads `database` and `game`; may run concurrently with
+ * any other call on them except their `_free` and calls that change `game`.
+ *
+ * # Safety
+ * `database` and `game` NULL or live; `solved` and `value` NULL or valid
+ * for a write.
+ */
+enum ayo_result ayo_counted_database_value(const struct ayo_counted_database *database,
+                                           const struct ayo_game *game,
+                                           uint64_t nodes,
+                                           uint8_t *solved,
+                                           int32_t *value);
+
+/**
  * Makes a `perfect` player over counted databases: every legal move's
  * exact value (board and no-capture count) read from them or searched
  * above them within the budget, the best played; `ayo_player_analyze`
@@ -1034,8 +1082,8 @@ enum ayo_result ayo_player_new_perfect_counted(const struct ayo_counted_database
 
 /**
  * Writes the detail of the last failed `ayo_database_open`,
- * `ayo_database_open_up_to`, `ayo_database_build`, `ayo_database_verify` or
- * `ayo_database_bounds`
+ * `ayo_database_open_up_to`, `ayo_database_build`, `ayo_database_verify`,
+ * `ayo_database_bounds` or `ayo_counted_database_` function
  * called on this thread (which file, and what is wrong with it) into `buf`;
  * the empty string when the last of them on this thread succeeded or none
  * was called. Text out-parameter convention as for `ayo_result_message`.

@@ -5,9 +5,10 @@
  * Only translation: every call goes to the C function of the same name, and
  * every rule is the library's. What the layer adds (docs/c-api.md, "C++"):
  *
- * - RAII handles: ayo::Rules, ayo::Game, ayo::Player and ayo::Database own
- *   their C handle and free it in their destructor. Rules and Game copy
- *   (ayo_rules_clone, ayo_game_clone: independent copies); all four move.
+ * - RAII handles: ayo::Rules, ayo::Game, ayo::Player, ayo::Database and
+ *   ayo::CountedDatabase own their C handle and free it in their
+ *   destructor. Rules and Game copy (ayo_rules_clone, ayo_game_clone:
+ *   independent copies); all five move.
  *   A moved-from object holds no handle; using it throws ayo::Error with
  *   AYO_RESULT_NULL_ARGUMENT. get() gives the C handle for direct C calls.
  * - Outputs as std::string and std::vector: no size-then-fill calls.
@@ -518,6 +519,67 @@ class Database {
   detail::Handle<ayo_database, ayo_database_free> h_;
 };
 
+/** Counted databases (ayo_counted_database) of rules with a move limit
+ *  (olopon, ayo): the value of every board of the layers held at every
+ *  no-capture count. Immutable once made, shared by the perfect players
+ *  made from them. Movable, not copyable. */
+class CountedDatabase {
+ public:
+  /** Loads the layers a database for `max_seeds` seeds needs from `dir`. */
+  static CountedDatabase open(const Rules &rules, uint32_t max_seeds, const std::string &dir) {
+    ayo_counted_database *d = nullptr;
+    detail::check_database(ayo_counted_database_open(rules.get(), max_seeds, dir.c_str(), &d));
+    return CountedDatabase(d);
+  }
+
+  /** Builds (or resumes) the layers for `max_seeds` seeds into `dir` and
+   *  loads them, on `threads` threads (0: one per core). */
+  static CountedDatabase build(const Rules &rules, uint32_t max_seeds, const std::string &dir,
+                               uint32_t threads = 0) {
+    ayo_counted_database *d = nullptr;
+    detail::check_database(ayo_counted_database_build(rules.get(), max_seeds, dir.c_str(), threads, &d));
+    return CountedDatabase(d);
+  }
+
+  /** The seed count the databases were built for. */
+  uint32_t max_seeds() const {
+    uint32_t n = 0;
+    detail::check(ayo_counted_database_max_seeds(get(), &n));
+    return n;
+  }
+
+  /** What ayo_counted_database_verify found. */
+  struct Verified {
+    uint64_t checked;
+    uint64_t failed;
+  };
+
+  /** Re-checks every stored value (every count) against the core. */
+  Verified verify(uint32_t threads = 0) const {
+    Verified v{0, 0};
+    detail::check_database(ayo_counted_database_verify(get(), threads, &v.checked, &v.failed));
+    return v;
+  }
+
+  /** The exact value of the current position of `game` for the player to
+   *  move (ayo_counted_database_value), searched above the layers within
+   *  `nodes` expanded boards (0: no limit); none when the budget runs out. */
+  std::optional<int32_t> value(const Game &game, uint64_t nodes = 0) const {
+    uint8_t solved = 0;
+    int32_t v = 0;
+    detail::check_database(ayo_counted_database_value(get(), game.get(), nodes, &solved, &v));
+    if (!solved) return std::nullopt;
+    return v;
+  }
+
+  /** The C handle, still owned by this object. */
+  ayo_counted_database *get() const noexcept { return h_.get(); }
+
+ private:
+  explicit CountedDatabase(ayo_counted_database *owned) noexcept : h_(owned) {}
+  detail::Handle<ayo_counted_database, ayo_counted_database_free> h_;
+};
+
 /** A player's analysis of a position (ayo_player_analyze), with its
  *  principal variation and its moves as vectors. */
 struct Analysis {
@@ -558,6 +620,15 @@ class Player {
                         uint64_t seed = 0) {
     ayo_player *p = nullptr;
     detail::check(ayo_player_new_perfect(database.get(), budget_kind, amount, seed, &p));
+    return Player(p);
+  }
+
+  /** A perfect player over counted databases (ayo_player_new_perfect_counted;
+   *  it shares them: the CountedDatabase may be destroyed first). */
+  static Player perfect(const CountedDatabase &database, ayo_budget_kind budget_kind, uint64_t amount,
+                        uint64_t seed = 0) {
+    ayo_player *p = nullptr;
+    detail::check(ayo_player_new_perfect_counted(database.get(), budget_kind, amount, seed, &p));
     return Player(p);
   }
 

@@ -3,15 +3,19 @@
 //! `perfect` player (`ayo_solve::perfect_counted::CountedPerfect`).
 //!
 //! Only translation, as for the board-only databases (`database.rs`), whose
-//! error detail (`ayo_database_last_error`) these functions share.
+//! error detail (`ayo_database_last_error`) these functions share: building,
+//! loading, checking, values and the search above the layers are
+//! `ayo-solve`'s.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use ayo_solve::counted::CountedDatabase;
+use ayo_solve::counted::{counted_rules, CountedDatabase};
+use ayo_solve::counted_search::CountedSolver;
 use ayo_solve::perfect_counted::CountedPerfect;
 
 use crate::database::{check_max_seeds, guard_database, on_threads, rules_ref};
+use crate::game::ayo_game;
 use crate::player::{ayo_player, budget, BudgetKindArg};
 use crate::result::ayo_result;
 use crate::util::{free_box, guard, in_str, need, out, query, Fail};
@@ -135,6 +139,104 @@ pub unsafe extern "C" fn ayo_counted_database_max_seeds(
             Ok(d.db.max_seeds() as u32)
         })
     }
+}
+
+/// Re-checks every stored value (every layer held, every no-capture count)
+/// against the core (`ayo_solve::counted::CountedDatabase::verify`): at the
+/// move limit the core's end there, below it the best of the legal moves,
+/// each valued by what it captures and the stored value of its result at
+/// its own count. Writes the number of values checked to `*checked` and the
+/// number that failed to `*failed` (0 for sound databases). Runs on a pool
+/// of `threads` threads of its own (0: one per core, at most
+/// `AYO_MAX_THREADS`, else `AYO_RESULT_INVALID_ARGUMENT`, with the detail
+/// in `ayo_database_last_error`).
+///
+/// Thread safety: reads `database`; may run concurrently with any other call
+/// on it except `ayo_counted_database_free`.
+///
+/// # Safety
+/// `database` NULL or live; `checked` and `failed` NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_counted_database_verify(
+    database: *const ayo_counted_database,
+    threads: u32,
+    checked: *mut u64,
+    failed: *mut u64,
+) -> ayo_result {
+    guard_database(|| {
+        // SAFETY: NULL or live, by the caller's contract.
+        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
+        need(checked, "checked")?;
+        need(failed, "failed")?;
+        let db = &d.db;
+        let (c, f) = on_threads(threads, || db.verify())?;
+        // SAFETY: checked non-NULL; valid by the caller's contract.
+        unsafe {
+            out(checked, c);
+            out(failed, f);
+        }
+        Ok(())
+    })
+}
+
+/// The exact value of the current position of `game` for the player to
+/// move: what they will still capture minus what the opponent will, with
+/// best play to the end (the stores and the target do not count; the
+/// no-capture count does). Read from the layers when they hold the board,
+/// else searched above them within `nodes` expanded boards (0: no limit).
+/// Writes `*solved` = 1 and the value to `*value` when it was found, else
+/// `*solved` = 0 (the budget ran out) and leaves `*value` alone.
+///
+/// `AYO_RESULT_DATABASE_RULES_MISMATCH` when the game's rules are not the
+/// databases' (the target does not count), with the detail in
+/// `ayo_database_last_error`; nothing is written then.
+///
+/// Thread safety: reads `database` and `game`; may run concurrently with
+/// any other call on them except their `_free` and calls that change `game`.
+///
+/// # Safety
+/// `database` and `game` NULL or live; `solved` and `value` NULL or valid
+/// for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ayo_counted_database_value(
+    database: *const ayo_counted_database,
+    game: *const ayo_game,
+    nodes: u64,
+    solved: *mut u8,
+    value: *mut i32,
+) -> ayo_result {
+    guard_database(|| {
+        // SAFETY: NULL or live, by the caller's contract.
+        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
+        // SAFETY: NULL or live, by the caller's contract.
+        let g = unsafe { game.as_ref() }
+            .map(ayo_game::core)
+            .ok_or_else(|| Fail::null("game"))?;
+        need(solved, "solved")?;
+        need(value, "value")?;
+        let same = counted_rules(g.rules()).is_ok_and(|r| r == *d.db.rules());
+        if !same {
+            return Err(Fail::new(
+                ayo_result::DatabaseRulesMismatch,
+                format!(
+                    "the game is played by `{}`, these databases are for `{}`",
+                    g.rules(),
+                    d.db.key()
+                ),
+            ));
+        }
+        let mut solver = CountedSolver::new(Arc::clone(&d.db));
+        solver.set_budget((nodes > 0).then_some(nodes));
+        let v = solver.value(g.position());
+        // SAFETY: solved and value non-NULL; valid by the caller's contract.
+        unsafe {
+            out(solved, u8::from(v.is_some()));
+            if let Some(v) = v {
+                out(value, v);
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Makes a `perfect` player over counted databases: every legal move's

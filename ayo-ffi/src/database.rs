@@ -71,8 +71,8 @@ pub(crate) fn guard_database(f: impl FnOnce() -> Result<(), Fail>) -> ayo_result
 }
 
 /// Writes the detail of the last failed `ayo_database_open`,
-/// `ayo_database_open_up_to`, `ayo_database_build`, `ayo_database_verify` or
-/// `ayo_database_bounds`
+/// `ayo_database_open_up_to`, `ayo_database_build`, `ayo_database_verify`,
+/// `ayo_database_bounds` or `ayo_counted_database_` function
 /// called on this thread (which file, and what is wrong with it) into `buf`;
 /// the empty string when the last of them on this thread succeeded or none
 /// was called. Text out-parameter convention as for `ayo_result_message`.

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ayo_core::record;
+use ayo_core::{record, Position};
 use ayo_solve::counted::{counted_rules, CountedDatabase};
 use ayo_solve::counted_search::CountedSolver;
 use pyo3::prelude::*;
@@ -23,6 +23,75 @@ use crate::solve::{on_threads, rules_arg, threads_arg, PathArg, DEFAULT_NODES};
 pub(crate) struct PyCountedDatabase {
     pub(crate) db: Arc<CountedDatabase>,
     dir: Option<PathBuf>,
+}
+
+impl PyCountedDatabase {
+    /// The position of `obj` (an `ayo.Game`, or a position record whose rules
+    /// field may be left out), checked to be for these databases' rules.
+    fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
+        let py = obj.py();
+        let text: String = if obj.is_instance_of::<PyString>() {
+            obj.extract::<RecText>()?.0
+        } else {
+            obj.call_method0("position_record")
+                .and_then(|r| r.extract())
+                .map_err(|_| AyoError::new_err("expected an ayo.Game or a position record (str)"))?
+        };
+        let (rules, pos) = if text.split_ascii_whitespace().count() == 5 {
+            let prefix = self.db.key();
+            let full = format!("{prefix} {text}");
+            record::parse_position(&full).map_err(|mut e| {
+                e.offset = e.offset.saturating_sub(prefix.len() + 1);
+                errors::record_in(py, e, &text)
+            })?
+        } else {
+            record::parse_position(&text).map_err(|e| errors::record_in(py, e, &text))?
+        };
+        let solved = counted_rules(&rules).map_err(errors::database)?;
+        if solved != *self.db.rules() {
+            return Err(errors::database_kind(
+                py,
+                "rules_mismatch",
+                None,
+                format!(
+                    "the position is for rules `{}`, these databases are for `{}`",
+                    record::rules_to_text(&rules),
+                    self.db.key()
+                ),
+            ));
+        }
+        Ok(pos)
+    }
+}
+
+/// A `nodes` argument: None (no limit) or at least 1.
+fn checked_nodes(nodes: Option<Wide>) -> PyResult<Option<u64>> {
+    match Wide::opt::<u64>(nodes.as_ref(), "nodes", "None or an int 1..=2**64-1")? {
+        Some(0) => Err(AyoError::new_err("nodes must be at least 1 (or None)")),
+        n => Ok(n),
+    }
+}
+
+/// The exact value of every legal move of `pos` (action, the mover's
+/// captures from now on minus the opponent's, the count the move leaves
+/// included), within `nodes` expanded boards in all; None when the budget
+/// runs out.
+fn move_values(
+    db: Arc<CountedDatabase>,
+    pos: &Position,
+    nodes: Option<u64>,
+) -> Option<Vec<(u8, i32)>> {
+    let rules = *db.rules();
+    let mut solver = CountedSolver::new(db);
+    solver.set_budget(nodes);
+    let me = pos.to_move();
+    let mut out = Vec::new();
+    for (mv, child) in pos.children(&rules).iter() {
+        let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
+            - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
+        out.push((mv.action(), gain - solver.value(child)?));
+    }
+    Some(out)
 }
 
 #[pymethods]
@@ -139,6 +208,19 @@ impl PyCountedDatabase {
         self.dir.clone()
     }
 
+    /// Re-checks every stored value (every layer held, every no-capture
+    /// count) against the core: at the move limit the core's end there,
+    /// below it the best of the legal moves, each valued by what it captures
+    /// and the stored value of its result. Returns `(checked, failed)`: the
+    /// values checked and those that failed (0 for sound databases).
+    /// `threads` as for `build`. Releases the GIL.
+    #[pyo3(signature = (*, threads = None))]
+    fn verify(&self, py: Python<'_>, threads: Option<Wide>) -> PyResult<(u64, u64)> {
+        let threads = threads_arg(threads)?;
+        let db = Arc::clone(&self.db);
+        py.detach(move || on_threads(threads, || db.verify()))
+    }
+
     /// The exact value of `position` (an `ayo.Game`, or a position record
     /// whose rules field may be left out) for the player to move: what they
     /// will still capture minus what the opponent will, the no-capture count
@@ -151,44 +233,33 @@ impl PyCountedDatabase {
         position: &Bound<'_, PyAny>,
         nodes: Option<Wide>,
     ) -> PyResult<Option<i32>> {
-        let text: String = if position.is_instance_of::<PyString>() {
-            position.extract::<RecText>()?.0
-        } else {
-            position
-                .call_method0("position_record")
-                .and_then(|r| r.extract())
-                .map_err(|_| AyoError::new_err("expected an ayo.Game or a position record (str)"))?
-        };
-        let full = if text.split_ascii_whitespace().count() == 5 {
-            format!("{} {text}", self.db.key())
-        } else {
-            text.clone()
-        };
-        let (rules, pos) =
-            record::parse_position(&full).map_err(|e| errors::record_in(py, e, &full))?;
-        let solved = counted_rules(&rules).map_err(errors::database)?;
-        if solved != *self.db.rules() {
-            return Err(errors::database_kind(
-                py,
-                "rules_mismatch",
-                None,
-                format!(
-                    "the position is for rules `{}`, these databases are for `{}`",
-                    record::rules_to_text(&rules),
-                    self.db.key()
-                ),
-            ));
-        }
-        let nodes = match Wide::opt::<u64>(nodes.as_ref(), "nodes", "None or an int 1..=2**64-1")? {
-            Some(0) => return Err(AyoError::new_err("nodes must be at least 1 (or None)")),
-            n => n,
-        };
+        let pos = self.position_of(position)?;
+        let nodes = checked_nodes(nodes)?;
         let db = Arc::clone(&self.db);
         Ok(py.detach(move || {
             let mut solver = CountedSolver::new(db);
             solver.set_budget(nodes);
             solver.value(&pos)
         }))
+    }
+
+    /// The exact value (as for `value`) of every legal move of `position`:
+    /// a dict from action (0..5, relative to the player to move, ascending)
+    /// to what the mover captures with it and after it minus what the
+    /// opponent will; empty when there is no legal move. Within `nodes`
+    /// expanded boards in all; None when the budget runs out.
+    #[pyo3(signature = (position, *, nodes = Some(Wide(Ok(DEFAULT_NODES as i128)))))]
+    fn move_values(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        nodes: Option<Wide>,
+    ) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
+        let pos = self.position_of(position)?;
+        let nodes = checked_nodes(nodes)?;
+        let db = Arc::clone(&self.db);
+        let values = py.detach(move || move_values(db, &pos, nodes));
+        Ok(values.map(|v| v.into_iter().collect()))
     }
 
     fn __repr__(&self) -> String {

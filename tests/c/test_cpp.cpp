@@ -500,6 +500,56 @@ void check_databases() {
   std::filesystem::remove_all(dir);
 }
 
+// Counted databases (a move limit): build, open, verify, values read and
+// searched, a budget that runs out, other rules, and their perfect player.
+void check_counted_databases() {
+  where = "counted databases";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ayo-test-cpp-counted-" + std::to_string(static_cast<long>(getpid())));
+  std::filesystem::remove_all(dir);
+  static_assert(!std::is_copy_constructible<ayo::CountedDatabase>::value &&
+                    std::is_nothrow_move_constructible<ayo::CountedDatabase>::value,
+                "counted databases move, never copy");
+  ayo::Rules rules("olopon");
+  expect_error([&] { ayo::CountedDatabase::open(rules, 4, dir.string()); }, AYO_RESULT_DATABASE_MISSING,
+               "no counted database yet");
+  expect_error([&] { ayo::CountedDatabase::build(rules, 49, dir.string(), 1); }, AYO_RESULT_INVALID_ARGUMENT,
+               "max_seeds 49", "max_seeds is 0 to 48, not 49");
+  std::string unsupported =
+      expect_error([] { ayo::CountedDatabase::build(ayo::Rules("ayoayo"), 2, "/nonexistent-ayo", 1); },
+                   AYO_RESULT_DATABASE_UNSUPPORTED_RULES, "ayoayo (no move limit) has no counted databases");
+  expect(unsupported.find("move limit") != std::string::npos, "unsupported: " + unsupported);
+  // 6 seeds: two of North's 3 captured at once, then one left on each side.
+  const char *above = "olopon 1,1,1,0,0,0/0,0,1,1,1,0 21-21 s 0 0";
+  ayo::Player player = [&] {
+    ayo::CountedDatabase small = ayo::CountedDatabase::build(rules, 4, dir.string(), 1);
+    ayo::CountedDatabase big = ayo::CountedDatabase::build(rules, 6, dir.string(), 1);
+    ayo::CountedDatabase opened = ayo::CountedDatabase::open(rules, 4, dir.string());
+    expect(small.max_seeds() == 4 && opened.max_seeds() == 4 && big.max_seeds() == 6, "max seeds");
+    ayo::CountedDatabase::Verified v = opened.verify(1);
+    expect(v.checked == 1820u * 41u && v.failed == 0, "verified");  // C(16, 12) boards x 41 counts
+    std::optional<int32_t> held = big.value(ayo::Game::from_position(above), 1);
+    std::optional<int32_t> searched = opened.value(ayo::Game::from_position(above));
+    expect(held.has_value() && searched.has_value() && *held == *searched, "searched as held");
+    expect(!opened.value(ayo::Game::from_position(above), 1).has_value(), "one node is not enough");
+    std::string mismatch = expect_error([&] { opened.value(ayo::Game(ayo::Rules("ayo"))); },
+                                        AYO_RESULT_DATABASE_RULES_MISMATCH, "the value of a game of other rules");
+    expect(mismatch.find("these databases are for `olopon[target=none]`") != std::string::npos,
+           "mismatch: " + mismatch);
+    ayo::CountedDatabase moved = std::move(small);
+    expect(moved.max_seeds() == 4, "moved");
+    expect_error([&] { small.max_seeds(); }, AYO_RESULT_NULL_ARGUMENT, "a moved-from database");
+    return ayo::Player::perfect(opened, AYO_BUDGET_KIND_NODES, 5000000, 3);
+  }();  // the player outlives the databases
+  ayo::Game g = ayo::Game::from_position(above);
+  ayo::Analysis a = player.analyze(g);
+  expect(player.last_source() == AYO_PERFECT_SOURCE_SEARCH, "values searched above the layers");
+  expect(a.value().proven == 1 && a.value().bound == AYO_BOUND_EXACT && a.best() >= 1 && a.best() <= 6, "exact value");
+  expect(player.choose(g) == a.best(), "choose plays the best move");
+  expect(player.name().find("perfect(counted db<=4") == 0, "name: " + player.name());
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -513,6 +563,7 @@ int main(int argc, char **argv) {
     check_threads();
     check_players();
     check_databases();
+    check_counted_databases();
     std::printf("c++ vectors: %ld move vectors checked through ayo.hpp\n", vectors);
   } catch (const std::exception &e) {
     expect(false, std::string("unexpected exception: ") + e.what());

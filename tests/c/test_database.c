@@ -441,6 +441,92 @@ static void test_unsolvable_rules(const ayo_database *db, const char *dir) {
   }
 }
 
+/* The value of `record` over `db`: 1 and `*value` when solved within `nodes`. */
+static int counted_value(const ayo_counted_database *db, const char *record, uint64_t nodes, int32_t *value) {
+  ayo_rules *r = check_rules_of("olopon");
+  ayo_game *g = NULL;
+  uint8_t solved = 77;
+  CHECK_RESULT(ayo_game_new(r, &g), AYO_RESULT_OK);
+  CHECK_RESULT(ayo_game_load_position(g, record), AYO_RESULT_OK);
+  CHECK_RESULT(ayo_counted_database_value(db, g, nodes, &solved, value), AYO_RESULT_OK);
+  CHECK(solved == 0 || solved == 1);
+  CHECK(database_error_empty());
+  ayo_game_free(g);
+  ayo_rules_free(r);
+  return solved == 1;
+}
+
+/* ayo_counted_database_verify and ayo_counted_database_value over `small`
+ * (olopon layers 0..=4): values read from the layers and searched above
+ * them, against a database that holds those boards (layers 0..=6), a budget
+ * that runs out, other rules and NULL arguments. */
+static void test_counted_verify_and_value(const ayo_rules *r, const ayo_counted_database *small) {
+  char dir[512];
+  ayo_counted_database *big = NULL;
+  ayo_rules *plain = check_rules_of("ayoayo");
+  ayo_game *g = NULL;
+  uint64_t checked = 77, failed = 77;
+  uint8_t solved = 77;
+  int32_t v = 77, w = 77;
+  size_t i;
+  /* Positions of 3 seeds (held) and 6 (above the small layers), either
+   * player to move, at no-capture counts 0, 5 and 39 (one move from the limit). */
+  static const char *const records[] = {
+      "olopon[target=none] 0,0,0,0,0,1/1,0,0,0,0,1 24-21 s 0 0",
+      "olopon[target=none] 1,1,1,0,0,0/0,0,1,1,1,0 21-21 s 0 0",
+      "olopon[target=none] 0,2,0,1,0,0/1,0,1,0,0,1 20-22 n 5 9",
+      "olopon[target=none] 2,0,0,0,1,1/0,0,0,2,0,0 22-20 s 39 40",
+      "olopon[target=none] 0,0,3,0,0,1/0,0,0,0,1,1 21-21 n 0 6",
+  };
+  check_context = "counted verify and value";
+  /* Layers 0..=4 at every count 0..=40: C(16, 12) = 1,820 boards x 41. */
+  CHECK_RESULT(ayo_counted_database_verify(small, 1, &checked, &failed), AYO_RESULT_OK);
+  CHECK(checked == 1820u * 41u && failed == 0);
+  checked = failed = 77;
+  CHECK_RESULT(ayo_counted_database_verify(small, 0, &checked, &failed), AYO_RESULT_OK); /* 0: every core */
+  CHECK(checked == 1820u * 41u && failed == 0);
+  CHECK(database_error_empty());
+  path_in(dir, sizeof dir, "olopon-counted-6");
+  CHECK_RESULT(ayo_counted_database_build(r, 6, dir, 1, &big), AYO_RESULT_OK);
+  if (!big) goto done;
+  /* Read from the held layers, or searched above the small ones: the same. */
+  for (i = 0; i < sizeof records / sizeof *records; i++) {
+    v = w = 77;
+    check_context = records[i];
+    if (CHECK(counted_value(big, records[i], 1, &v)) && CHECK(counted_value(small, records[i], 0, &w))) {
+      CHECK(v == w);
+    }
+  }
+  check_context = "counted verify and value";
+  /* South's one move captures North's 2 (+2), then keeps the last seed (+1). */
+  CHECK(counted_value(small, records[0], 1, &v) && v == 3);
+  /* One node is not enough above the layers: not solved, the value untouched. */
+  v = 77;
+  CHECK(!counted_value(small, records[1], 1, &v) && v == 77);
+  /* Other rules: refused, with the detail; nothing written. */
+  CHECK_RESULT(ayo_game_new(plain, &g), AYO_RESULT_OK);
+  solved = 77;
+  CHECK_RESULT(ayo_counted_database_value(small, g, 0, &solved, &v), AYO_RESULT_DATABASE_RULES_MISMATCH);
+  CHECK(check_database_error_contains("ayoayo"));
+  CHECK(solved == 77 && v == 77);
+  CHECK_RESULT(ayo_counted_database_value(NULL, g, 0, &solved, &v), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_counted_database_value(small, NULL, 0, &solved, &v), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_counted_database_value(small, g, 0, NULL, &v), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_counted_database_value(small, g, 0, &solved, NULL), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_counted_database_verify(NULL, 1, &checked, &failed), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_counted_database_verify(small, 1, NULL, &failed), AYO_RESULT_NULL_ARGUMENT);
+  CHECK_RESULT(ayo_counted_database_verify(small, 1, &checked, NULL), AYO_RESULT_NULL_ARGUMENT);
+  checked = failed = 77;
+  CHECK_RESULT(ayo_counted_database_verify(small, AYO_MAX_THREADS + 1, &checked, &failed),
+               AYO_RESULT_INVALID_ARGUMENT);
+  CHECK(checked == 77 && failed == 77);
+  CHECK(solved == 77 && v == 77);
+done:
+  ayo_game_free(g);
+  ayo_counted_database_free(big);
+  ayo_rules_free(plain);
+}
+
 /* Counted databases (rules with a move limit) and their perfect player. */
 static void test_counted(void) {
   char dir[512];
@@ -464,6 +550,7 @@ static void test_counted(void) {
   CHECK_RESULT(ayo_counted_database_max_seeds(opened, &max), AYO_RESULT_OK);
   CHECK(max == 4);
   CHECK_RESULT(ayo_player_new_perfect_counted(opened, AYO_BUDGET_KIND_NODES, 10, 1, &p), AYO_RESULT_OK);
+  test_counted_verify_and_value(r, opened);
   ayo_counted_database_free(opened);
   ayo_counted_database_free(built);
   /* South's one move captures North's 2 (+2); North must feed its last seed

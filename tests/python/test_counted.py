@@ -126,3 +126,55 @@ def test_perfect_realises_the_value_against_level_1(olopon: CountedDatabase) -> 
         assert gained >= value, game.record()
         won += 1
     assert won > 20
+
+
+def test_verify_checks_every_count_of_every_layer(olopon: CountedDatabase) -> None:
+    # Layers 0..=6: C(18, 12) = 18,564 boards, at each of the 41 counts 0..=40.
+    assert olopon.verify() == (18_564 * 41, 0)
+    assert olopon.verify(threads=1) == (18_564 * 41, 0)
+    with pytest.raises(ValueError, match="threads"):
+        olopon.verify(threads=-1)
+
+
+def test_move_values_agree_with_value_and_the_moves(olopon: CountedDatabase) -> None:
+    small = CountedDatabase.build("olopon", 3)
+    rng = random.Random(9)
+    checked = 0
+    while checked < 40:
+        board = [0] * 12
+        for _ in range(rng.randint(1, 6)):
+            board[rng.randrange(12)] += 1
+        rest = 48 - sum(board)
+        count = rng.randrange(41)
+        mover = rng.choice("sn")
+        record = (
+            f"olopon[target=none] {','.join(map(str, board[:6]))}/{','.join(map(str, board[6:]))} "
+            f"{rest // 2}-{rest - rest // 2} {mover} {count} {count}"
+        )
+        game = Game(position=record)
+        moves = olopon.move_values(game)
+        assert moves is not None
+        assert sorted(moves) == sorted(game.legal_moves())
+        # Searched above smaller layers: the same values.
+        assert small.move_values(game, nodes=None) == moves
+        if moves:
+            assert max(moves.values()) == olopon.value(game)
+        for action, v in moves.items():
+            child = game.copy()
+            me = game.to_move
+            child.play(action)
+            gain = (int(child.stores[me]) - int(game.stores[me])) - (
+                int(child.stores[1 - me]) - int(game.stores[1 - me])
+            )
+            rest_value = olopon.value(child)
+            assert rest_value is not None
+            assert v == gain - rest_value
+        checked += 1
+    # Out of budget above the layers: None; bad budgets and other rules refused.
+    above = "olopon 1,1,1,0,0,0/0,0,1,1,1,0 21-21 s 0 0"
+    assert small.move_values(above, nodes=1) is None
+    assert small.move_values(above.removeprefix("olopon "), nodes=None) == olopon.move_values(above)
+    with pytest.raises(ValueError, match="nodes"):
+        small.move_values(above, nodes=0)
+    with pytest.raises(DatabaseError, match="rules"):
+        small.move_values(Game("ayo"))

@@ -5,11 +5,13 @@
 //! ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
 //! ayo-solve value   "<position record>" [--dir PATH] [--budget NODES]
 //! ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]
-//! ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--verify] [--quiet] [--threads T]
+//! ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--bounds] [--verify] [--quiet] [--threads T]
 //! ```
 //! `counted` builds the counted databases of rules with a move limit
 //! (`olopon`, `ayo`; values of board and no-capture count) and, with
-//! `--budget`, searches the start position above them within that many nodes;
+//! `--budget`, searches the start position above them within that many nodes
+//! (each first move, then the start; with `--bounds` only the start, reporting
+//! the bounds on its value that the search proved within the budget);
 //! `--verify` re-checks every stored value against the core's moves and end.
 //! `--bracket` also searches every first move with endless play (repetitions
 //! on the search path, and database boards whose bounds differ, at their
@@ -39,6 +41,7 @@ struct Args {
     bracket: bool,
     from_seeds: Option<usize>,
     verify: bool,
+    bounds: bool,
 }
 
 const USAGE: &str = "usage:
@@ -46,7 +49,7 @@ const USAGE: &str = "usage:
   ayo-solve verify  --rules RULES [--max-seeds N] [--from-seeds N] [--dir PATH] [--quiet]
   ayo-solve value   \"<position record>\" [--dir PATH] [--budget NODES]
   ayo-solve opening --rules RULES [--max-seeds N] [--dir PATH] [--budget NODES] [--bracket]
-  ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--verify] [--quiet] [--threads T]";
+  ayo-solve counted --rules RULES --max-seeds N [--dir PATH] [--budget NODES] [--bounds] [--verify] [--quiet] [--threads T]";
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
@@ -63,6 +66,7 @@ fn parse_args() -> Result<Args, String> {
         bracket: false,
         from_seeds: None,
         verify: false,
+        bounds: false,
     };
     while let Some(arg) = it.next() {
         let mut val = |name: &str| it.next().ok_or(format!("{name} needs a value"));
@@ -79,6 +83,7 @@ fn parse_args() -> Result<Args, String> {
             "--quiet" | "-q" => a.quiet = true,
             "--bracket" => a.bracket = true,
             "--verify" => a.verify = true,
+            "--bounds" => a.bounds = true,
             "--from-seeds" => {
                 a.from_seeds = Some(
                     val("--from-seeds")?
@@ -117,6 +122,15 @@ fn peak_rss_mib() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
+}
+
+/// CPU seconds the calling thread has run (`/proc/thread-self/schedstat`),
+/// NaN where that is not available.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(f64::NAN, |ns| ns / 1e9)
 }
 
 fn run(a: Args) -> Result<(), String> {
@@ -359,6 +373,20 @@ fn counted(a: &Args, t0: Instant) -> Result<(), String> {
     let mut solver = CountedSolver::new(db);
     let t = Instant::now();
     solver.set_budget(Some(budget));
+    if a.bounds {
+        let cpu = cpu_seconds();
+        let (lo, hi) = solver.bounds(&start);
+        println!(
+            "start position of {rules}: value in {lo:+}..={hi:+} for South{} after {} nodes, {} table entries, {:.1} s wall, {:.1} s CPU; peak memory {:.0} MiB",
+            if lo == hi { " (exact)" } else { "" },
+            solver.nodes(),
+            solver.table_len(),
+            t.elapsed().as_secs_f64(),
+            cpu_seconds() - cpu,
+            peak_rss_mib().unwrap_or(f64::NAN)
+        );
+        return Ok(());
+    }
     for (mv, after) in start.children(solver.database().rules()) {
         let before = solver.nodes();
         let gain =

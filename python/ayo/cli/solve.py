@@ -105,6 +105,32 @@ def _open(rules: Rules, folder: Path, max_seeds: int | None = None) -> Database:
         raise
 
 
+def _open_counted(rules: Rules, folder: Path, max_seeds: int | None = None) -> CountedDatabase:
+    """The counted databases of ``rules`` in ``folder``; DatabaseError with a hint when none."""
+    if not folder.is_dir():
+        raise DatabaseError(
+            f"{folder}: no such folder of databases; build them with `{_hint(rules)}`"
+        )
+    try:
+        return CountedDatabase.open(rules, folder, max_seeds=max_seeds)
+    except DatabaseError as e:
+        if e.reason == "missing" and max_seeds is None:
+            raise DatabaseError(
+                f"no counted databases for {rules} in {folder}; build them with `{_hint(rules)}`"
+            ) from None
+        raise
+
+
+def _layers_text(db: Database | CountedDatabase) -> str:
+    """The layers ``db`` holds, in words."""
+    if isinstance(db, CountedDatabase):
+        return (
+            f"counted layers {', '.join(map(str, db.layers))} "
+            f"(every no-capture count 0..={db.limit})"
+        )
+    return f"layers 0..={db.max_seeds}"
+
+
 def build(
     rules: Rules,
     max_seeds: int,
@@ -155,10 +181,27 @@ def verify(
     quiet: bool,
     out: TextIO,
 ) -> int:
-    """``ayo solve verify``: every stored value against its successors; 1 on failure."""
+    """``ayo solve verify``: every stored value against its successors; 1 on failure.
+
+    Counted databases (rules with a move limit) are checked whole, every
+    no-capture count of every layer held.
+    """
     _check_threads(threads)
     _default_interrupt()
     started = time.monotonic()
+    if CountedDatabase.solvable(rules):
+        if from_seeds:
+            raise UsageError("argument --from-seeds: counted databases are verified whole")
+        counted = _open_counted(rules, folder, max_seeds)
+        checked, failed = counted.verify(threads=threads)
+        out.write(
+            f"verified {_layers_text(counted)} of {counted.key} in {folder}: "
+            f"{checked:,} values, {failed:,} failed ({time.monotonic() - started:.1f} s)\n"
+        )
+        if failed:
+            sys.stderr.write(f"ayo: verification failed: {failed} values\n")
+            return 1
+        return 0
     db = _open(rules, folder, max_seeds)
     rep = db.verify(not quiet, from_seeds=from_seeds, threads=threads)
     out.write(
@@ -176,7 +219,11 @@ def verify(
 
 
 def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
-    """``ayo solve value``: the exact value of a position and of each move."""
+    """``ayo solve value``: the exact value of a position and of each move.
+
+    From the databases of the position's rules: the counted ones (board and
+    no-capture count) under a move limit, else the board-only ones.
+    """
     if nodes < 1:
         raise UsageError("argument --nodes: must be at least 1")
     try:
@@ -184,14 +231,18 @@ def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
     except RecordError as e:
         raise UsageError(f"not a position record: {e}") from None
     rules = game.rules
-    if not Database.solvable(rules):
-        # The engine's reason (a move limit, a repetition rule), as one line.
-        Database.open(rules, folder)
-    db = _open(rules, folder)
+    db: Database | CountedDatabase
+    if CountedDatabase.solvable(rules):
+        db = _open_counted(rules, folder)
+    else:
+        if not Database.solvable(rules):
+            # The engine's reason (a repetition rule), as one line.
+            Database.open(rules, folder)
+        db = _open(rules, folder)
     mover = SEAT_NAMES[game.to_move]
     other = SEAT_NAMES[1 - game.to_move]
     out.write(f"{game.position_record()}\n")
-    out.write(f"Databases: {db.key}, layers 0..={db.max_seeds} ({folder})\n")
+    out.write(f"Databases: {db.key}, {_layers_text(db)} ({folder})\n")
     moves = db.move_values(game, nodes=nodes)
     v = max(moves.values()) if moves else db.value(game, nodes=nodes)
     if moves is None or v is None:
@@ -213,7 +264,10 @@ def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
         who = mover if final > 0 else other
         out.write(f"With the stores ({stores}): {who} ends {abs(final)} seeds ahead\n")
     if not moves:
-        out.write(f"{mover} has no legal move.\n")
+        if isinstance(db, CountedDatabase) and game.no_capture >= db.limit:
+            out.write(f"The game is over: {db.limit} moves in a row without a capture.\n")
+        else:
+            out.write(f"{mover} has no legal move.\n")
         return 0
     best = min(a for a, x in moves.items() if x == v)
     out.write(f"Best move: {best + 1} ({mover}'s pit {best + 1})\n")
