@@ -3,7 +3,8 @@
 //! Endgame databases and exact solving of Ayo games: board-only databases
 //! for rule sets without a move limit (the `ayoayo` preset, its documented
 //! variants, and `oware`, whose repetitions the databases score by their
-//! cycle convention — not the game's value, see `docs/solving.md`), and
+//! cycle convention — the game's value only where it does not depend on
+//! endless play, see `docs/solving.md`), and
 //! counted databases of (board, no-capture count) for rule sets with a move
 //! limit (`olopon`, `ayo`: [`counted`], [`perfect_counted`]).
 //!
@@ -15,6 +16,8 @@
 //!   ([`Database::verify`]).
 //! * [`Solver`] searches positions with more seeds (MTD(f) with a
 //!   transposition table) down to the databases.
+//! * [`RepetitionSearch`] gives the game's values under a repetition rule
+//!   (`oware`), the history deciding repetitions, down to the databases.
 //!
 //! ## Values
 //! The value of a position is the number of the seeds now on the board that
@@ -57,12 +60,14 @@ mod frame;
 pub mod index;
 pub mod perfect;
 pub mod perfect_counted;
+pub mod repetition;
 pub mod search;
 pub mod threads;
 
 pub use build::{Database, LayerReport, VerifyReport};
 pub use db::{DbError, Layer};
 pub use perfect::Perfect;
+pub use repetition::RepetitionSearch;
 pub use search::{SearchStats, Solver};
 
 /// The rules a board-only database is built for: `rules` with the target

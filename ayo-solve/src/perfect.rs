@@ -4,7 +4,10 @@
 //! [`Perfect`] is an [`Agent`] like every other player. For each move it asks
 //! the [`Solver`] for the exact value of every legal move and plays the best;
 //! it answers from the databases at once when the board is held, and searches
-//! above them within its [`Budget`]. When the rules are not those of the
+//! above them within its [`Budget`]. Under a repetition rule (`oware`) the
+//! values come instead from the [`RepetitionSearch`], whose game-tree search
+//! lets the game's history decide repetitions, reading the databases only
+//! after captures, where their bounds agree. When the rules are not those of the
 //! databases, or the search runs out of budget, it plays as level `max`
 //! ([`Level::MAX`]) and says so ([`Perfect::last_source`], and
 //! [`Perfect::fallback_name`] for what it fell back to); the analysis is then
@@ -13,7 +16,8 @@
 //!
 //! **What a value is**: read from the databases, [`Basis::Proven`] by
 //! [`Proof::Database`]; searched above them, by [`Proof::CompleteSearch`]
-//! (every line of the search ends in a game end or a database board). Unless
+//! (every line of the search ends in a game end or a database board). Under
+//! a repetition rule every value is the game's, proven. Otherwise, unless
 //! it depends on how play that never ends is scored: a move to a database
 //! board whose bounds differ (`lo < hi`, [`Database::board_entry`]'s flag), or
 //! whose search read such a board, scored a repetition on its path or used a
@@ -68,6 +72,7 @@ use ayo_core::players::{
 };
 use ayo_core::{Game, Move, Position, Repetition, Rules, PITS};
 
+use crate::repetition::RepetitionSearch;
 use crate::{solve_rules, Database, DbError, Solver};
 
 /// The search budget of a `perfect` player given [`Budget::Depth`] (which
@@ -137,6 +142,8 @@ impl Scored {
 /// The `perfect` level. See the [module](self) docs.
 pub struct Perfect {
     solver: Solver,
+    /// The values under a repetition rule.
+    exact: RepetitionSearch,
     budget: Budget,
     fallback: Box<dyn Agent>,
     last: Source,
@@ -168,8 +175,10 @@ impl Perfect {
             }
             _ => Level::MAX.player(seed),
         };
+        let solver = Solver::new(db);
         Perfect {
-            solver: Solver::new(db),
+            exact: RepetitionSearch::new(solver.shared_database()),
+            solver,
             budget,
             fallback,
             last: Source::None,
@@ -228,14 +237,74 @@ impl Perfect {
         }
     }
 
-    /// Whether the databases are for `rules` (the same rules, any target)
-    /// and prove the game's values. Under a repetition rule (`oware`) they
-    /// do not: the game scores the position that repeats, which depends on
-    /// the path, where the databases score a board whose play never ends by
-    /// its own split (`docs/solving.md`, "Oware"), so the player falls back.
+    /// Whether the databases are for `rules` (the same rules, any target),
+    /// so that the player gives the game's values. Under a repetition rule
+    /// (`oware`) they come from the [`RepetitionSearch`]: the game scores the
+    /// position that repeats, which depends on the path, where the databases
+    /// score a board whose play never ends by its own split
+    /// (`docs/solving.md`, "Oware").
     pub fn plays(&self, rules: &Rules) -> bool {
-        rules.repetition() == Repetition::Off
-            && solve_rules(rules).is_ok_and(|r| r == *self.solver.database().rules())
+        solve_rules(rules).is_ok_and(|r| r == *self.solver.database().rules())
+    }
+
+    /// [`Perfect::score`] under a repetition rule: every move's value from the
+    /// [`RepetitionSearch`], `None` when its budget ran out.
+    fn score_repetition(&mut self, game: &Game) -> Option<Vec<Scored>> {
+        if self.exact.table_len() > TABLE_LIMIT {
+            self.exact.clear_table();
+        }
+        self.exact.set_deadline(match self.budget {
+            Budget::Time(t) => Some(Instant::now() + t),
+            _ => None,
+        });
+        self.exact.set_budget(match self.budget {
+            Budget::Nodes(n) => Some(n),
+            Budget::Depth(_) => Some(DEFAULT_NODES),
+            Budget::Time(_) => None,
+        });
+        let nodes_before = self.exact.stats().nodes;
+        // A search that cannot start (no room for its thread) ends the exact
+        // answer as the budget does.
+        let exact = self.exact.move_values(game).ok().flatten();
+        self.exact.set_budget(None);
+        self.exact.set_deadline(None);
+        let scored = exact?
+            .into_iter()
+            .map(|m| {
+                let child = game
+                    .children()
+                    .iter()
+                    .find(|c| c.0 == m.mv)
+                    .expect("a valued move is legal")
+                    .1;
+                Scored {
+                    mv: m.mv,
+                    value: m.value,
+                    gain: m.gain,
+                    endless: false,
+                    searched: m.proof != Proof::Database,
+                    repeats: Perfect::repeats(game, &child),
+                }
+            })
+            .collect();
+        self.last = if self.exact.stats().nodes > nodes_before {
+            Source::Search
+        } else {
+            Source::Database
+        };
+        Some(scored)
+    }
+
+    /// Whether `child` is a position already seen in `game`.
+    fn repeats(game: &Game, child: &Position) -> bool {
+        game.positions()
+            .iter()
+            .any(|p| p.board() == child.board() && p.to_move() == child.to_move())
+    }
+
+    /// The work of the repetition search (every call so far).
+    fn exact_nodes(&self) -> u64 {
+        self.exact.stats().nodes
     }
 
     /// The exact value of every legal move of `pos` in `game` (the history
@@ -248,6 +317,9 @@ impl Perfect {
     ) -> Option<Vec<Scored>> {
         if children.is_empty() || !self.plays(game.rules()) {
             return None;
+        }
+        if game.rules().repetition() != Repetition::Off {
+            return self.score_repetition(game);
         }
         if self.solver.table_len() > TABLE_LIMIT {
             self.solver.clear_table();
@@ -275,10 +347,7 @@ impl Perfect {
                     }
                 }
             };
-            let repeats = game
-                .positions()
-                .iter()
-                .any(|p| p.board() == child.board() && p.to_move() == child.to_move());
+            let repeats = Perfect::repeats(game, &child);
             out.push(Scored {
                 mv,
                 value: gain - rest,
@@ -328,14 +397,18 @@ impl Perfect {
     /// every move: the position's value `v` (MTD(f)), then, in the order of
     /// preference, the first move shown by one null-window search to reach
     /// `v`. Far cheaper than [`Perfect::score`] when some bad move would be
-    /// costly to value exactly. `None` when the position is in the
+    /// costly to value exactly. `None` under a repetition rule (the solver
+    /// scores repetitions by the convention), when the position is in the
     /// databases (scoring every move is free there), the budget runs out, or
     /// no move is shown to reach `v` (repetitions on a search path can score
     /// a move differently from the same board searched from the root).
     fn choose_by_bounds(&mut self, game: &Game, children: &[(Move, Position)]) -> Option<Move> {
         let pos = *game.position();
         let root = pos.normalized().board();
-        if !self.plays(game.rules()) || self.solver.database().board_entry(&root).is_some() {
+        if !self.plays(game.rules())
+            || game.rules().repetition() != Repetition::Off
+            || self.solver.database().board_entry(&root).is_some()
+        {
             return None;
         }
         if self.solver.table_len() > TABLE_LIMIT {
@@ -365,10 +438,7 @@ impl Perfect {
                     - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
                 let board = child.normalized().board();
                 let entry = self.solver.database().board_entry(&board);
-                let repeats = game
-                    .positions()
-                    .iter()
-                    .any(|p| p.board() == child.board() && p.to_move() == child.to_move());
+                let repeats = Perfect::repeats(game, &child);
                 let scored = Scored {
                     mv,
                     value: 0,
@@ -448,7 +518,7 @@ impl Agent for Perfect {
             return a;
         }
         let pos = *game.position();
-        let nodes_before = self.solver.stats().nodes;
+        let nodes_before = self.solver.stats().nodes + self.exact_nodes();
         let children = game.children().to_vec();
         let Some(scored) = self.score(game, &pos, &children) else {
             self.last = Source::Fallback;
@@ -496,7 +566,7 @@ impl Agent for Perfect {
             depth: pv.len() as u32,
             pv,
             moves,
-            nodes: self.solver.stats().nodes - nodes_before,
+            nodes: self.solver.stats().nodes + self.exact_nodes() - nodes_before,
         }
     }
 

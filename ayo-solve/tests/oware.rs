@@ -13,9 +13,9 @@
 
 use std::collections::HashMap;
 
-use ayo_core::{Game, Player, Position, RuleParams, Rules, Setup};
+use ayo_core::{Game, Move, Player, Position, RuleParams, Rules, Setup};
 use ayo_solve::index::rank;
-use ayo_solve::Database;
+use ayo_solve::{Database, RepetitionSearch};
 
 mod common;
 use common::boards;
@@ -191,20 +191,184 @@ fn the_convention_scores_a_board_the_repetition_rule_never_reaches() {
     assert_eq!(tree.fresh_value(board), 0);
 }
 
-/// The databases do not prove Oware's values, so the perfect player plays
-/// level `max` there and says so.
+impl Tree {
+    /// The exact value of every legal move of `game` (its window deciding
+    /// repetitions), this move's capture included.
+    fn move_values(&mut self, game: &Game) -> Vec<(Move, i32)> {
+        let pos = *game.position();
+        let me = pos.to_move();
+        let n = pos.board().iter().map(|&s| i32::from(s)).sum::<i32>();
+        let children = game.children().to_vec();
+        children
+            .into_iter()
+            .map(|(mv, child)| {
+                let gain = banked(&child, me) - banked(&pos, me);
+                let v = if child.no_capture() == 0 {
+                    gain - self.fresh_value(child.normalized().board())
+                } else {
+                    let mut g = game.clone();
+                    g.play(mv).unwrap();
+                    gain - self.search(&mut g, -n - 1, n + 1)
+                };
+                (mv, v)
+            })
+            .collect()
+    }
+}
+
+/// The claim of `ayo_solve::repetition`: a board with a fresh window is worth
+/// a value within the databases' bounds `[lo, hi]` under the repetition rule,
+/// exactly `lo` where they agree; and the library's search gives the same
+/// values as the tree here.
 #[test]
-fn the_perfect_player_falls_back_in_oware() {
+fn oware_game_values_lie_within_the_databases_bounds() {
+    let max = max_seeds();
+    let rules = oware();
+    let db = std::sync::Arc::new(Database::build(&rules, max, None, true).unwrap().0);
+    let mut tree = Tree {
+        rules,
+        fresh: HashMap::new(),
+        nodes: 0,
+        order: Some((*db).clone()),
+    };
+    let mut search = RepetitionSearch::new(db.clone());
+    let (mut open, mut exact_open, mut convention_off) = (0, 0, 0);
+    for n in 0..=max {
+        for b in boards(n) {
+            let game_value = tree.fresh_value(b);
+            let (lo, hi) = db.board_bounds(&b).unwrap();
+            assert!(
+                lo <= game_value && game_value <= hi,
+                "{b:?}: {game_value} outside [{lo}, {hi}]"
+            );
+            if lo < hi {
+                open += 1;
+                exact_open += i32::from(game_value == db.board_value(&b).unwrap());
+            } else {
+                assert_eq!(db.board_value(&b), Some(lo), "{b:?}");
+            }
+            convention_off += i32::from(game_value != db.board_value(&b).unwrap());
+            assert_eq!(search.board_value(&b).unwrap(), Some(game_value), "{b:?}");
+        }
+    }
+    eprintln!(
+        "to {max} seeds: {open} open boards, the convention right on {exact_open}; \
+         {convention_off} boards where it is not the game's value; {:?}",
+        search.stats()
+    );
+    assert!(open > 0 && convention_off > 0);
+}
+
+/// Whether a move of `game` leads back to a position of its history.
+fn can_repeat(game: &Game) -> bool {
+    game.children().iter().any(|(_, c)| {
+        game.positions()
+            .iter()
+            .any(|p| p.board() == c.board() && p.to_move() == c.to_move())
+    })
+}
+
+/// Games of a few seeds with a history: from every board of up to
+/// `max_seeds()` seeds, a walk of up to 30 moves that capture nothing and do
+/// not end the game (turning through the legal ones); its positions after 1
+/// and 2 moves, and those where a move would repeat a position.
+fn games_with_history(rules: Rules) -> Vec<Game> {
+    let mut out = Vec::new();
+    for n in 1..=max_seeds() {
+        for b in boards(n) {
+            let mut game = Game::from_position(rules, south(b));
+            if game.outcome().is_some() {
+                continue;
+            }
+            out.push(game.clone());
+            for ply in 1..=30 {
+                let quiet: Vec<Move> = game
+                    .children()
+                    .iter()
+                    .filter(|(_, c)| c.no_capture() != 0)
+                    .map(|&(mv, _)| mv)
+                    .filter(|&mv| {
+                        let mut g = game.clone();
+                        g.play(mv).unwrap();
+                        g.outcome().is_none()
+                    })
+                    .collect();
+                if quiet.is_empty() {
+                    break;
+                }
+                game.play(quiet[ply % quiet.len()]).unwrap();
+                if ply <= 2 || can_repeat(&game) {
+                    out.push(game.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The perfect player's move values in Oware are the game's (the tree's),
+/// proven, on fresh boards and after moves that fill the window, some of
+/// which repeat a position of the history.
+#[test]
+fn the_perfect_players_oware_values_are_the_games() {
+    use ayo_core::players::{Agent, Basis, Budget, Proof, Value};
+    use ayo_solve::perfect::{Perfect, Source};
+    let rules = oware();
+    let db = Database::build(&rules, max_seeds(), None, true).unwrap().0;
+    let mut tree = Tree {
+        rules,
+        fresh: HashMap::new(),
+        nodes: 0,
+        order: None,
+    };
+    let mut perfect = Perfect::new(db, Budget::Nodes(10_000_000), 3);
+    assert!(perfect.plays(&rules) && perfect.plays(&Rules::preset("oware").unwrap()));
+    let (mut positions, mut with_history, mut repeating, mut searched) = (0, 0, 0, 0);
+    for game in games_with_history(rules) {
+        let a = perfect.analyze(&game);
+        assert_ne!(perfect.last_source(), Source::Fallback);
+        searched += i32::from(perfect.last_source() == Source::Search);
+        let truth = tree.move_values(&game);
+        assert_eq!(a.moves.len(), truth.len());
+        for (m, (mv, v)) in a.moves.iter().zip(&truth) {
+            assert_eq!(m.mv, *mv);
+            assert_eq!(m.value, Value::from_final_difference(*v), "{game:?} {mv:?}");
+            assert!(matches!(m.basis, Basis::Proven(_)), "{m:?}");
+        }
+        assert!(matches!(a.basis, Basis::Proven(_)));
+        let best = truth.iter().map(|t| t.1).max().unwrap();
+        assert_eq!(a.value, Value::from_final_difference(best));
+        let mv = perfect.choose(&game).unwrap();
+        assert_eq!(truth.iter().find(|t| t.0 == mv).unwrap().1, best);
+        positions += 1;
+        with_history += i32::from(game.moves().len() > 0);
+        repeating += i32::from(can_repeat(&game));
+        if game.moves().is_empty()
+            && a.moves
+                .iter()
+                .all(|m| m.basis == Basis::Proven(Proof::Database))
+        {
+            assert_eq!(perfect.last_source(), Source::Database);
+        }
+    }
+    eprintln!(
+        "{positions} positions ({with_history} with a history, {repeating} with a move that \
+         repeats one), {searched} searched"
+    );
+    assert!(with_history > 0 && repeating > 0 && searched > 0);
+}
+
+/// Above the databases, with too small a budget to close the search, the
+/// perfect player plays level `max` in Oware and says so.
+#[test]
+fn the_perfect_player_falls_back_in_oware_when_the_search_does_not_close() {
     use ayo_core::players::{Agent, Budget, Level};
     use ayo_solve::perfect::{Perfect, Source};
     let rules = Rules::preset("oware").unwrap();
     let db = Database::build(&rules, 4, None, true).unwrap().0;
-    let mut perfect = Perfect::new(db, Budget::Nodes(10_000), 3);
-    assert!(!perfect.plays(&rules));
-    let mut setup = Setup::start(&rules);
-    setup.board = [0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0];
-    setup.stores = [24, 22];
-    let game = Game::from_setup(rules, &setup).unwrap();
+    let mut perfect = Perfect::new(db, Budget::Nodes(1_000), 3);
+    assert!(perfect.plays(&rules));
+    let game = Game::new(rules);
     let mv = perfect.choose(&game).unwrap();
     assert_eq!(perfect.last_source(), Source::Fallback);
     assert_eq!(Some(mv), Level::MAX.player(3).choose(&game));
