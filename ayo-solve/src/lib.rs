@@ -51,6 +51,7 @@
 use ayo_core::{EndReason, Player, Position, RuleParams, Rules, Setup, PITS};
 
 pub mod build;
+pub mod components;
 pub mod counted;
 pub mod counted_search;
 pub mod db;

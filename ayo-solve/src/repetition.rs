@@ -21,9 +21,14 @@
 //! at most `hi` the same way. So a board with a fresh window is worth a value
 //! in `[lo, hi]` under the repetition rule, exactly `lo` when they agree.
 //! With a longer window (positions before the board since the last capture)
-//! that strategy may meet a position of the window, so inside a window the
-//! bounds prune nothing: only fresh boards (roots, and boards after a
-//! capture) are pruned by them.
+//! that strategy may meet a position of the window, so the bounds hold only
+//! where no position of the window can come again: play can come back only
+//! inside the strongly connected component of the capture-free move graph
+//! ([`crate::components`]), and every position of the window leads to the
+//! current one, so a move into a component that holds no position of the
+//! window starts, in effect, a fresh window: its board's value is read or
+//! remembered like a capture's. Inside a component the search follows the
+//! window, and the bounds prune nothing there.
 //!
 //! No rule is re-implemented: moves, captures, repetitions and the end of
 //! the game come from [`Game`]; the target is removed as for the databases
@@ -36,11 +41,17 @@ use std::time::Instant;
 use ayo_core::players::Proof;
 use ayo_core::{Game, Move, Player, Position, Rules, Setup, PITS};
 
+use crate::components::components;
+use crate::index::{layer_size, rank};
 use crate::{seeds, solve_rules, Database, DbError};
 
 /// Stack reserved for a search thread: a line without captures can run
 /// hundreds of plies deep (reserved, touched only as deep as it goes).
 const SEARCH_STACK: usize = 1 << 30;
+
+/// The largest layer whose components are computed (boards): layers up to
+/// 11 seeds. Above it every move is taken to be able to come back.
+const COMPONENTS_MAX_BOARDS: u64 = 800_000;
 
 /// Ran out of node budget or time.
 struct OutOfBudget;
@@ -55,6 +66,9 @@ pub struct RepetitionStats {
     /// Boards after a capture searched from a fresh window (their value
     /// then remembered).
     pub fresh_searches: u64,
+    /// Moves without a capture into a component of the move graph that holds
+    /// no position of the window, valued as fresh boards.
+    pub component_exits: u64,
     /// Moves into a fresh board whose databases' bounds alone decided a cutoff.
     pub bound_cutoffs: u64,
 }
@@ -68,8 +82,9 @@ pub struct ExactMove {
     pub value: i32,
     /// What the move captures now (mover minus opponent).
     pub gain: i32,
-    /// [`Proof::Database`] for a capture onto a board whose value the
-    /// databases hold exactly, else [`Proof::CompleteSearch`].
+    /// [`Proof::Database`] for a move onto a board with a fresh window (a
+    /// capture, or a move that can never come back to the window) whose
+    /// value the databases hold exactly, else [`Proof::CompleteSearch`].
     pub proof: Proof,
 }
 
@@ -79,6 +94,9 @@ pub struct RepetitionSearch {
     db: Arc<Database>,
     /// The values of boards (South to move) with a fresh window.
     fresh: HashMap<[u8; PITS], i8>,
+    /// The components of each layer's capture-free move graph, by rank
+    /// (`None`: too large a layer, or no memory for it).
+    components: HashMap<usize, Option<Vec<u32>>>,
     stats: RepetitionStats,
     budget: Option<u64>,
     deadline: Option<Instant>,
@@ -111,6 +129,7 @@ impl RepetitionSearch {
         RepetitionSearch {
             db: db.into(),
             fresh: HashMap::new(),
+            components: HashMap::new(),
             stats: RepetitionStats::default(),
             budget: None,
             deadline: None,
@@ -185,28 +204,37 @@ impl RepetitionSearch {
             return Ok(None);
         }
         self.start = self.stats.nodes;
-        let mut window = window_game(rules, game);
-        on_search_thread(self, |s| s.root_moves(&mut window).ok())
+        let game = window_game(rules, game);
+        on_search_thread(self, |s| {
+            let mut line = Line::new(s, game);
+            s.root_moves(&mut line).ok()
+        })
     }
 
-    fn root_moves(&mut self, game: &mut Game) -> Result<Vec<ExactMove>, OutOfBudget> {
-        let pos = *game.position();
+    fn root_moves(&mut self, line: &mut Line) -> Result<Vec<ExactMove>, OutOfBudget> {
+        let pos = *line.game.position();
         let me = pos.to_move();
-        let n = seeds(&pos.board()) as i32;
-        let mut out = Vec::with_capacity(game.children().len());
-        for (mv, child) in game.children().to_vec() {
+        let mut out = Vec::with_capacity(line.game.children().len());
+        for (mv, child) in line.game.children().to_vec() {
             let gain = banked(&child, me) - banked(&pos, me);
-            let (value, proof) = if child.no_capture() == 0 {
-                let board = child.normalized().board();
-                let proof = match self.db.board_bounds(&board) {
-                    Some((lo, hi)) if lo == hi => Proof::Database,
-                    _ => Proof::CompleteSearch,
+            let board = child.normalized().board();
+            let (lo, hi, fresh) = if child.no_capture() == 0 {
+                let (lo, hi) = self.fresh_bounds(&board);
+                (lo, hi, true)
+            } else {
+                self.window_bounds(line, &child)
+            };
+            let (value, proof) = if fresh {
+                let proof = if lo == hi {
+                    Proof::Database
+                } else {
+                    Proof::CompleteSearch
                 };
                 (gain - self.fresh_value(&board)?, proof)
             } else {
-                game.play(mv).expect("a child's move is legal");
-                let v = gain - self.search(game, -n - 1, n + 1)?;
-                game.undo();
+                line.play(self, mv);
+                let v = gain - self.exact(line, lo, hi, self.guess(&board))?;
+                line.undo();
                 (v, Proof::CompleteSearch)
             };
             out.push(ExactMove {
@@ -231,9 +259,10 @@ impl RepetitionSearch {
             return Ok(i32::from(v));
         }
         self.stats.fresh_searches += 1;
-        let mut game = Game::from_position(*self.db.rules(), south(board));
-        // The value lies in [lo, hi] (module docs): a window just wider is exact.
-        let v = self.search(&mut game, lo - 1, hi + 1)?;
+        let game = Game::from_position(*self.db.rules(), south(board));
+        let mut line = Line::new(self, game);
+        // The value lies in [lo, hi] (module docs).
+        let v = self.exact(&mut line, lo, hi, self.guess(board))?;
         if self.fresh.try_reserve(1).is_err() {
             // Only a cache: the search stays exact without it.
             self.fresh = HashMap::new();
@@ -249,6 +278,82 @@ impl RepetitionSearch {
             let n = seeds(board) as i32;
             (-n, n)
         })
+    }
+
+    /// A first guess at the value of `board`: the databases' (the
+    /// convention's, usually right), else 0.
+    fn guess(&self, board: &[u8; PITS]) -> i32 {
+        self.db.board_value(board).unwrap_or(0)
+    }
+
+    /// The exact value of `line`'s position, known to lie in `lo..=hi`:
+    /// MTD(f) from `guess`, null-window searches closing in on it.
+    fn exact(
+        &mut self,
+        line: &mut Line,
+        mut lo: i32,
+        mut hi: i32,
+        guess: i32,
+    ) -> Result<i32, OutOfBudget> {
+        let mut g = guess.clamp(lo, hi);
+        while lo < hi {
+            let beta = if g == lo { g + 1 } else { g };
+            let r = self.search(line, beta - 1, beta)?;
+            if r >= beta {
+                lo = r;
+                g = lo;
+            } else {
+                hi = beta - 1;
+                g = hi;
+            }
+        }
+        Ok(lo)
+    }
+
+    /// Bounds on the value of `child`, a move of `line` that captures
+    /// nothing, for its mover, and whether its window is in effect fresh.
+    ///
+    /// Play can come back only to the positions of the window in the
+    /// component of `child`'s board (the boards turned to their mover, so a
+    /// position and its mirror with the other side to move count as one:
+    /// that errs only on the side of "can"). With none, the window is fresh:
+    /// the board's bounds. Otherwise the mover's strategy that forces `lo`
+    /// either keeps its value or meets a position of the window, which ends
+    /// the game with that position's split (no capture since: the stores are
+    /// the same); likewise the opponent's and `hi`. So the value lies
+    /// between the board's bounds widened by those splits.
+    fn window_bounds(&mut self, line: &Line, child: &Position) -> (i32, i32, bool) {
+        let board = child.normalized().board();
+        let (mut lo, mut hi) = self.fresh_bounds(&board);
+        let c = self.component(&board);
+        let sign = if child.to_move() == Player::South {
+            1
+        } else {
+            -1
+        };
+        let mut fresh = c.is_some();
+        for &(component, south_split) in &line.window {
+            if c.is_some() && component != c {
+                continue;
+            }
+            fresh = false;
+            lo = lo.min(sign * south_split);
+            hi = hi.max(sign * south_split);
+        }
+        self.stats.component_exits += u64::from(fresh);
+        (lo, hi, fresh)
+    }
+
+    /// The component of `board` in its layer's capture-free move graph.
+    fn component(&mut self, board: &[u8; PITS]) -> Option<u32> {
+        let n = seeds(board);
+        let rules = *self.db.rules();
+        let layer = self.components.entry(n).or_insert_with(|| {
+            (layer_size(n) <= COMPONENTS_MAX_BOARDS)
+                .then(|| components(&rules, n).ok())
+                .flatten()
+        });
+        layer.as_ref().map(|c| c[rank(board) as usize])
     }
 
     /// Counts a node; out of budget past the node limit or the deadline.
@@ -271,50 +376,53 @@ impl RepetitionSearch {
 
     /// Alpha-beta (fail-hard inside `(alpha, beta)`) on the mover's future
     /// captures minus the opponent's, the game's window deciding repetitions.
-    /// On running out of budget `game` is left part-played: the caller drops it.
-    fn search(&mut self, game: &mut Game, mut alpha: i32, beta: i32) -> Result<i32, OutOfBudget> {
-        let pos = *game.position();
+    /// On running out of budget `line` is left part-played: the caller drops it.
+    fn search(&mut self, line: &mut Line, mut alpha: i32, beta: i32) -> Result<i32, OutOfBudget> {
+        let pos = *line.game.position();
         let me = pos.to_move();
-        if let Some(o) = game.outcome() {
+        if let Some(o) = line.game.outcome() {
             let fin = i32::from(o.scores[me.index()]) - i32::from(o.scores[me.opponent().index()]);
             return Ok(fin - banked(&pos, me));
         }
         self.expand()?;
         // Order only speeds the search up: the moves the databases rate best
-        // first (by their bounds' midpoint), captures before the rest on ties.
-        let mut children: Vec<(i32, bool, Move, Position)> = game
+        // first, captures before the rest on ties.
+        let mut children: Vec<(i32, bool, Move, Position)> = line
+            .game
             .children()
             .iter()
             .map(|&(mv, c)| {
                 let gain = banked(&c, me) - banked(&pos, me);
-                let guess = self
-                    .db
-                    .board_bounds(&c.normalized().board())
-                    .map_or(0, |(lo, hi)| (lo + hi) / 2);
+                let guess = self.guess(&c.normalized().board());
                 (gain - guess, c.no_capture() != 0, mv, c)
             })
             .collect();
         children.sort_by_key(|&(guess, quiet, _, _)| (std::cmp::Reverse(guess), quiet));
         for (_, quiet, mv, child) in children {
             let gain = banked(&child, me) - banked(&pos, me);
-            let v = if quiet {
-                game.play(mv).expect("a child's move is legal");
-                let v = gain - self.search(game, gain - beta, gain - alpha)?;
-                game.undo();
-                v
+            let board = child.normalized().board();
+            let (lo, hi, fresh) = if quiet {
+                self.window_bounds(line, &child)
             } else {
-                // A capture: a fresh window, whose bounds may settle the move.
-                let board = child.normalized().board();
                 let (lo, hi) = self.fresh_bounds(&board);
-                if gain - lo <= alpha {
-                    self.stats.bound_cutoffs += 1;
-                    continue;
-                }
-                if gain - hi >= beta {
-                    self.stats.bound_cutoffs += 1;
-                    return Ok(beta);
-                }
+                (lo, hi, true)
+            };
+            // The child's bounds may settle the move.
+            if gain - lo <= alpha {
+                self.stats.bound_cutoffs += 1;
+                continue;
+            }
+            if gain - hi >= beta {
+                self.stats.bound_cutoffs += 1;
+                return Ok(beta);
+            }
+            let v = if fresh {
                 gain - self.fresh_value(&board)?
+            } else {
+                line.play(self, mv);
+                let v = gain - self.search(line, gain - beta, gain - alpha)?;
+                line.undo();
+                v
             };
             if v > alpha {
                 alpha = v;
@@ -324,6 +432,40 @@ impl RepetitionSearch {
             }
         }
         Ok(alpha)
+    }
+}
+
+/// A game being searched, with the component of each position of its window
+/// (its board turned to its mover) and its split (South's row minus North's).
+struct Line {
+    game: Game,
+    window: Vec<(Option<u32>, i32)>,
+}
+
+impl Line {
+    /// `game`, whose positions are all in its window.
+    fn new(s: &mut RepetitionSearch, game: Game) -> Line {
+        let window = game.positions().iter().map(|p| Line::entry(s, p)).collect();
+        Line { game, window }
+    }
+
+    fn entry(s: &mut RepetitionSearch, p: &Position) -> (Option<u32>, i32) {
+        let b = p.board();
+        let south: i32 = b[..6].iter().map(|&x| i32::from(x)).sum();
+        let north: i32 = b[6..].iter().map(|&x| i32::from(x)).sum();
+        (s.component(&p.normalized().board()), south - north)
+    }
+
+    /// Plays `mv`, a legal move that captures nothing.
+    fn play(&mut self, s: &mut RepetitionSearch, mv: Move) {
+        self.game.play(mv).expect("a child's move is legal");
+        let e = Line::entry(s, self.game.position());
+        self.window.push(e);
+    }
+
+    fn undo(&mut self) {
+        self.game.undo();
+        self.window.pop();
     }
 }
 

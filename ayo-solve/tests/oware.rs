@@ -51,6 +51,11 @@ struct Tree {
     nodes: u64,
     /// Databases used only to order moves.
     order: Option<Database>,
+    /// The components of each layer's capture-free move graph
+    /// (`ayo_solve::components`, checked against reachability below), by
+    /// rank: a move into a component that holds no position of the window
+    /// can never come back to one, so its value is the fresh board's.
+    components: HashMap<usize, Vec<u32>>,
 }
 
 impl Tree {
@@ -91,7 +96,7 @@ impl Tree {
         }
         for (mv, child) in children {
             let gain = banked(&child, me) - banked(&pos, me);
-            let v = if child.no_capture() == 0 {
+            let v = if child.no_capture() == 0 || self.leaves_window(game, &child) {
                 // A capture: the window starts again at the child.
                 gain - self.fresh_value(child.normalized().board())
             } else {
@@ -111,6 +116,26 @@ impl Tree {
     }
 }
 
+impl Tree {
+    fn component(&mut self, board: &[u8; 12]) -> u32 {
+        let n = board.iter().map(|&s| usize::from(s)).sum::<usize>();
+        let rules = self.rules;
+        self.components
+            .entry(n)
+            .or_insert_with(|| ayo_solve::components::components(&rules, n).unwrap())
+            [rank(board) as usize]
+    }
+
+    /// Whether no position of `game`'s window shares the component of
+    /// `child` (a move that captures nothing).
+    fn leaves_window(&mut self, game: &Game, child: &Position) -> bool {
+        let c = self.component(&child.normalized().board());
+        game.positions()
+            .iter()
+            .all(|p| self.component(&p.normalized().board()) != c)
+    }
+}
+
 /// Every board of `0..=max` seeds: `(board, database value, flagged, game value)`.
 fn compare(max: usize) -> Vec<([u8; 12], i32, bool, i32)> {
     let rules = oware();
@@ -120,6 +145,7 @@ fn compare(max: usize) -> Vec<([u8; 12], i32, bool, i32)> {
         fresh: HashMap::new(),
         nodes: 0,
         order: Some(db.clone()),
+        components: HashMap::new(),
     };
     let mut out = Vec::new();
     for n in 0..=max {
@@ -187,6 +213,7 @@ fn the_convention_scores_a_board_the_repetition_rule_never_reaches() {
         fresh: HashMap::new(),
         nodes: 0,
         order: None,
+        components: HashMap::new(),
     };
     assert_eq!(tree.fresh_value(board), 0);
 }
@@ -230,6 +257,7 @@ fn oware_game_values_lie_within_the_databases_bounds() {
         fresh: HashMap::new(),
         nodes: 0,
         order: Some((*db).clone()),
+        components: HashMap::new(),
     };
     let mut search = RepetitionSearch::new(db.clone());
     let (mut open, mut exact_open, mut convention_off) = (0, 0, 0);
@@ -320,6 +348,7 @@ fn the_perfect_players_oware_values_are_the_games() {
         fresh: HashMap::new(),
         nodes: 0,
         order: None,
+        components: HashMap::new(),
     };
     let mut perfect = Perfect::new(db, Budget::Nodes(10_000_000), 3);
     assert!(perfect.plays(&rules) && perfect.plays(&Rules::preset("oware").unwrap()));
@@ -374,4 +403,42 @@ fn the_perfect_player_falls_back_in_oware_when_the_search_does_not_close() {
     assert_eq!(Some(mv), Level::MAX.player(3).choose(&game));
     assert_eq!(perfect.analyze(&game), Level::MAX.player(3).analyze(&game));
     assert_eq!(perfect.last_source(), Source::Fallback);
+}
+
+/// `ayo_solve::components` against plain reachability: two boards share a
+/// component exactly when each reaches the other by moves that capture
+/// nothing (every board of `max_seeds() + 1` seeds and fewer).
+#[test]
+fn components_are_the_boards_that_reach_each_other() {
+    use std::collections::HashSet;
+    let rules = oware();
+    for n in 0..=max_seeds() + 1 {
+        let comp = ayo_solve::components::components(&rules, n).unwrap();
+        let reach: HashMap<[u8; 12], HashSet<[u8; 12]>> = boards(n)
+            .into_iter()
+            .map(|b| {
+                let mut seen = HashSet::from([b]);
+                let mut todo = vec![b];
+                while let Some(x) = todo.pop() {
+                    for (_, c) in south(x).children(&rules) {
+                        let nb = c.normalized().board();
+                        if c.no_capture() != 0 && seen.insert(nb) {
+                            todo.push(nb);
+                        }
+                    }
+                }
+                (b, seen)
+            })
+            .collect();
+        for (a, from_a) in &reach {
+            for (b, from_b) in &reach {
+                let mutual = from_a.contains(b) && from_b.contains(a);
+                assert_eq!(
+                    comp[rank(a) as usize] == comp[rank(b) as usize],
+                    mutual,
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
 }
