@@ -443,11 +443,15 @@ pub unsafe extern "C" fn ayo_database_bounds(
 /// `AYO_BOUND_EXACT`, `proven` 1, `final_difference` the stores' difference
 /// plus the future captures). When the game's rules are not the databases'
 /// (any target is fine) or the search runs out of budget, it plays as level
-/// `max` and says so (`ayo_player_last_source`).
+/// `max` and says so (`ayo_player_last_source`). Under a repetition rule
+/// (`oware`) the values are the game's under that rule, the game's history
+/// deciding which position repeats (a game-tree search down to the
+/// databases), and proven wherever the search closes.
 ///
 /// The budget per move is `amount` units of `budget_kind`, checked as for
 /// `ayo_player_new_kind` (`AYO_RESULT_BAD_BUDGET`): nodes count the boards
-/// expanded above the databases; milliseconds are wall time (the fallback
+/// expanded above the databases (under a repetition rule, the positions
+/// the search expands); milliseconds are wall time (the fallback
 /// is then alpha-beta with that time); a depth budget means 2,000,000 nodes.
 /// `seed` seeds the fallback. On success `*out_player` is a new handle owned
 /// by the caller (free it with `ayo_player_free`); `ayo_player_choose`,

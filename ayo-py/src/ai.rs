@@ -329,7 +329,9 @@ impl PyPlayer {
     /// copied). Each move's exact value is read from the databases when the
     /// board is held, else searched above them within `nodes` expanded
     /// boards or `time` seconds a move (at most one, checked as for
-    /// `from_kind`; default 2,000,000 nodes). Where that cannot answer (rules other than the databases',
+    /// `from_kind`; default 2,000,000 nodes). Under a repetition rule
+    /// (`oware`) the values are the game's under it, the game's history
+    /// deciding which position repeats. Where that cannot answer (rules other than the databases',
     /// or the budget ran out) it plays as level "max" (with a time budget:
     /// alpha-beta with the same time); `source` says which and `fallback`
     /// names it. Values in `analyze` are proven final seed differences (play

@@ -391,8 +391,9 @@ static void test_perfect_play(const ayo_database *db, const char *dir) {
   ayo_rules_free(r);
 }
 
-/* Rules with a move limit or a repetition rule cannot be solved; a perfect
- * player on them falls back to level max (here alpha-beta on 20 ms). */
+/* Rules with a move limit cannot be solved; a perfect player shown other
+ * rules than its databases' (oware, over ayoayo's) falls back to level max
+ * (here alpha-beta on 20 ms). */
 static void test_unsolvable_rules(const ayo_database *db, const char *dir) {
   const char *presets[] = {"ayo", "olopon"};
   const char *why[] = {"move limit", "move limit"};

@@ -221,8 +221,19 @@ def test_play_perfect_without_databases_falls_back_with_a_message(tmp_path: Path
     assert "no databases for ayo" in line
     assert "ayo solve build --rules ayo --max-seeds 12" in line
     assert "computer level max" in proc.stdout
-    # Oware's databases do not prove its values.
+    # Oware's databases (not built here), played with its repetition rule.
     proc = run(["play", "--rules", "oware", "--level", "perfect", "--seed", "1"], tmp_path, "q\n")
+    assert proc.returncode == 0, proc.stderr
+    line = one_error_line(proc)
+    assert "no databases for oware" in line
+    assert "ayo solve build --rules oware --max-seeds 20" in line
+    assert "computer level max" in proc.stdout
+    # Rules with a move limit and a repetition rule have no databases at all.
+    proc = run(
+        ["play", "--rules", "oware[move_limit=40]", "--level", "perfect", "--seed", "1"],
+        tmp_path,
+        "q\n",
+    )
     assert proc.returncode == 0, proc.stderr
     line = one_error_line(proc)
     assert "cannot prove" in line

@@ -103,7 +103,8 @@ def _add_solve_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
         "solve",
         help="build, check and query the endgame databases (level perfect)",
         description="Endgame databases: the exact value of every board of up to N seeds, "
-        "for rules without a move limit or a repetition rule (ayoayo and its variants). "
+        "for rules without a move limit (ayoayo and its variants, oware), or counted ones "
+        "for rules with one (olopon, ayo). "
         "They are kept in --dir, else $AYO_DB_DIR, else db in ayo's data folder.",
     )
     solve = p.add_subparsers(dest="solve_command", metavar="ACTION")

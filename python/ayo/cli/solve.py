@@ -2,8 +2,10 @@
 
 The databases (:class:`ayo.Database`, ayo-solve's) hold the exact value of
 every board of up to ``--max-seeds`` seeds for rules without a move limit
-(``ayoayo`` and its variants; ``oware``'s repetitions are scored by a cycle
-convention, so level ``perfect`` does not play Oware from them); rules with
+(``ayoayo`` and its variants, and ``oware``, whose repetitions the databases
+score by a cycle convention: level ``perfect`` and ``ayo solve value`` give
+Oware's values from a search that lets the position that repeats decide,
+reading the databases after captures); rules with
 a move limit (``olopon``, ``ayo``) have counted databases
 (:class:`ayo.CountedDatabase`: board and no-capture count). They live in one folder:
 ``--dir``, else ``$AYO_DB_DIR``, else ``db`` in the user's data directory
@@ -236,14 +238,14 @@ def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
         db = _open_counted(rules, folder)
     else:
         if not Database.solvable(rules):
-            # The engine's reason (a repetition rule), as one line.
+            # The engine's reason (a move limit with a repetition rule), as one line.
             Database.open(rules, folder)
         db = _open(rules, folder)
     mover = SEAT_NAMES[game.to_move]
     other = SEAT_NAMES[1 - game.to_move]
     out.write(f"{game.position_record()}\n")
     out.write(f"Databases: {db.key}, {_layers_text(db)} ({folder})\n")
-    moves = db.move_values(game, nodes=nodes)
+    moves = _move_values(game, db, nodes)
     v = max(moves.values()) if moves else db.value(game, nodes=nodes)
     if moves is None or v is None:
         sys.stderr.write(
@@ -278,6 +280,24 @@ def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
     return 0
 
 
+def _move_values(
+    game: Game, db: Database | CountedDatabase, nodes: int
+) -> dict[int, int] | None:
+    """The exact value of each legal move of ``game`` (captures to come), or
+    None when ``nodes`` are not enough. Under a repetition rule (``oware``)
+    from level ``perfect``, whose search lets the position that repeats
+    decide (the databases' search scores repetitions by their convention)."""
+    if game.rules.repetition == "off":
+        return db.move_values(game, nodes=nodes)
+    player = Player.perfect(db, nodes=nodes)
+    analysis = player.analyze(game)
+    if player.source == "fallback":
+        return None
+    banked = int(game.stores[game.to_move]) - int(game.stores[1 - game.to_move])
+    values = {m.action: m.proven for m in analysis.moves}
+    return {a: v - banked for a, v in values.items() if v is not None}
+
+
 _LOADED: dict[tuple[str, str], Database | CountedDatabase] = {}
 
 
@@ -294,11 +314,11 @@ def perfect_player(
     """
     folder = db_dir(given_dir)
     counted = CountedDatabase.solvable(rules)
-    if rules.repetition != "off" or not (counted or Database.solvable(rules)):
+    if not (counted or Database.solvable(rules)):
         warn(
-            f"level perfect: the databases cannot prove the values of {rules} (a repetition "
-            f"ends the game by the position that repeats, not the board; ayoayo, olopon and "
-            f"ayo can: `{BUILD_HINT}`, then --rules ayoayo); playing as level max"
+            f"level perfect: the databases cannot prove the values of {rules} (a move "
+            f"limit with a repetition rule; ayoayo, oware, olopon and ayo can: "
+            f"`{BUILD_HINT}`, then --rules ayoayo); playing as level max"
         )
         return Player("max", seed=seed)
     if given_dir and not folder.is_dir():
