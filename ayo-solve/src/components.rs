@@ -20,13 +20,19 @@ use crate::{child_view, seeds, south_position};
 ///
 /// ```
 /// use ayo_core::Rules;
-/// use ayo_solve::{components::components, index::rank};
+/// use ayo_solve::{child_view, components::components, index::rank, south_position};
 /// let rules = Rules::preset("oware")?;
 /// let c = components(&rules, 2)?;
-/// // The two seeds chasing each other round the board, one in each row.
-/// let a = [0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0];
-/// let b = [0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0];
-/// assert_eq!(c[rank(&a) as usize], c[rank(&b) as usize]);
+/// let of = |b: &[u8; 12]| c[rank(b) as usize];
+/// // South's seeds in pits 1 and 5, North's row empty: South must feed, and
+/// // the two seeds then chase each other round the board for ever, one in
+/// // each row. Play never comes back to the first board.
+/// let start = [0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0];
+/// let children = south_position(&start).children(&rules);
+/// assert_eq!(children.len(), 1);
+/// let (_, next) = child_view(&children[0].1);
+/// assert_ne!(of(&start), of(&next));
+/// assert!(c.iter().filter(|&&k| k == of(&next)).count() > 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn components(rules: &Rules, n: usize) -> Result<Vec<u32>, DbError> {

@@ -370,7 +370,7 @@ fn the_perfect_players_oware_values_are_the_games() {
         let mv = perfect.choose(&game).unwrap();
         assert_eq!(truth.iter().find(|t| t.0 == mv).unwrap().1, best);
         positions += 1;
-        with_history += i32::from(game.moves().len() > 0);
+        with_history += i32::from(!game.moves().is_empty());
         repeating += i32::from(can_repeat(&game));
         if game.moves().is_empty()
             && a.moves
