@@ -94,7 +94,8 @@ def test_perfect_gives_the_games_values_proven(db: Database, game: Game) -> None
     expected = reference_moves(game)
     assert {m.action: m.proven for m in a.moves} == expected
     assert all(m.basis == "proven" for m in a.moves)
-    assert a.basis == "proven" and a.proven == max(expected.values())
+    assert a.basis == "proven"
+    assert a.proven == max(expected.values())
     assert expected[p.choose(game)] == a.proven
 
 
@@ -111,7 +112,8 @@ def test_perfect_falls_back_above_the_databases_when_the_budget_runs_out(db: Dat
     a = p.analyze(game)
     assert p.source == "fallback"
     assert a.basis != "proven"
-    assert p.fallback is not None and "max" in p.fallback
+    assert p.fallback is not None
+    assert "max" in p.fallback
 
 
 def test_solve_value_gives_the_games_value(tmp_path: Path) -> None:
