@@ -280,9 +280,7 @@ def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
     return 0
 
 
-def _move_values(
-    game: Game, db: Database | CountedDatabase, nodes: int
-) -> dict[int, int] | None:
+def _move_values(game: Game, db: Database | CountedDatabase, nodes: int) -> dict[int, int] | None:
     """The exact value of each legal move of ``game`` (captures to come), or
     None when ``nodes`` are not enough. Under a repetition rule (``oware``)
     from level ``perfect``, whose search lets the position that repeats
