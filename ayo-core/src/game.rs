@@ -4,7 +4,7 @@ use crate::end::end_reason;
 use crate::moves::{Children, IllegalMove, Move, MoveList};
 use crate::outcome::{Outcome, Status};
 use crate::position::Position;
-use crate::repeat::{Window, ONE_GAME};
+use crate::repeat::Window;
 use crate::rules::{Repetition, Rules};
 use crate::setup::{Setup, SetupErrors};
 
@@ -31,7 +31,7 @@ pub struct Game {
     outcome: Option<Outcome>,
     ply_cap: Option<u32>,
     /// The positions since the last capture (under a repetition rule).
-    window: Window<ONE_GAME>,
+    window: Window,
 }
 
 impl PartialEq for Game {

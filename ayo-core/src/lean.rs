@@ -10,7 +10,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::random_move::{draw_action, draw_among};
-use crate::repeat::{Window, SIDE_BY_SIDE};
+use crate::repeat::Window;
 use crate::rules::{Repetition, Rules};
 
 /// What is known of the legal moves of the current position.
@@ -68,7 +68,7 @@ pub struct LeanGame {
     /// Legal actions (bit `a`: mover-relative action `a`) when `moves` is known.
     legal: u8,
     rules: Rules,
-    window: Window<SIDE_BY_SIDE>,
+    window: Window,
     /// The child of each legal action when `moves` is [`Moves::Sown`].
     children: [Position; 6],
 }

@@ -10,7 +10,7 @@ use crate::legal::opponent_row_empty;
 use crate::moves::Move;
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
-use crate::repeat::{Window, ONE_GAME};
+use crate::repeat::Window;
 use crate::rules::{Feeding, Repetition, Rules};
 use crate::tables::{COUNT, SELECT};
 
@@ -127,7 +127,7 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
     start: Position,
     rng: &mut R,
     max_plies: u32,
-    mut window: Option<&mut Window<ONE_GAME>>,
+    mut window: Option<&mut Window>,
 ) -> Playout {
     let mut pos = start;
     let mut plies = 0u32;

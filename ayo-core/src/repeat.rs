@@ -10,36 +10,29 @@ use crate::rules::Rules;
 
 /// The window of positions since the last capture (or the start): its first
 /// position, and for every position in it a 32-bit key and the pit played to
-/// reach it. A new position is looked up in a filter of `64 × WORDS` bits
-/// first (almost always "certainly new"), then among the keys; a key
+/// reach it. A new position is looked up in a filter of [`FILTER_BITS`]
+/// bits first (almost always "certainly new"), then among the keys; a key
 /// match is confirmed exactly by replaying the moves from the first
 /// position, so a repetition is never reported wrongly. One 8-byte entry a
 /// move instead of a whole position, in one buffer.
 #[derive(Clone, Debug)]
 #[repr(C)] // the filter and the entries first: every move reads them
-pub(crate) struct Window<const WORDS: usize> {
-    filter: [u64; WORDS],
+pub(crate) struct Window {
+    filter: [u64; FILTER_BITS / 64],
     /// `key | pit << 32` of each position (the first position's pit unused).
     entries: Vec<u64>,
     first: Position,
 }
 
-/// The filter's size in 64-bit words for a game played alone ([`crate::Game`],
-/// the random playouts): a window since the last capture often holds dozens
-/// of positions, and each filter hit costs a scan of the keys, so the filter
-/// is kept sparse (a smaller one costs more scanning than its clearing saves).
-pub(crate) const ONE_GAME: usize = 16;
+/// The filter's size: a window since the last capture often holds dozens of
+/// positions, and each filter hit costs a scan of the keys, so the filter is
+/// kept sparse (a smaller one costs more scanning than its clearing saves).
+const FILTER_BITS: usize = 1024;
 
-/// The filter's size for a game stepped beside thousands of others
-/// ([`crate::LeanGame`]): every game's filter is read at every move, so a
-/// sparse one pushes the games out of the first-level cache, which costs
-/// more than the extra scans of the keys.
-pub(crate) const SIDE_BY_SIDE: usize = 2;
-
-/// The filter bit of a 32-bit key in a filter of `words` words: its top bits.
+/// The filter bit of a 32-bit key: its top bits.
 #[inline(always)]
-fn filter_bit(k: u32, words: usize) -> usize {
-    (k >> (32 - (words * 64).trailing_zeros())) as usize
+fn filter_bit(k: u32) -> usize {
+    (k >> (32 - FILTER_BITS.trailing_zeros())) as usize
 }
 
 /// The 32-bit key of a position: the top half of its board's additive key
@@ -49,17 +42,17 @@ fn key(pos: &Position) -> u32 {
     (pos.board_key() >> 32) as u32
 }
 
-impl<const WORDS: usize> Window<WORDS> {
-    pub(crate) fn new(first: &Position) -> Window<WORDS> {
+impl Window {
+    pub(crate) fn new(first: &Position) -> Window {
         Window::with_buffer(first, Vec::new())
     }
 
     /// A window starting at `first` that keeps its entries in `buffer`
     /// (whose contents are dropped): a caller that runs many short games
     /// reuses one allocation.
-    pub(crate) fn with_buffer(first: &Position, buffer: Vec<u64>) -> Window<WORDS> {
+    pub(crate) fn with_buffer(first: &Position, buffer: Vec<u64>) -> Window {
         let mut w = Window {
-            filter: [0; WORDS],
+            filter: [0; FILTER_BITS / 64],
             entries: buffer,
             first: *first,
         };
@@ -76,7 +69,7 @@ impl<const WORDS: usize> Window<WORDS> {
     /// game in order with `moves[i]` leading from `positions[i]` to
     /// `positions[i + 1]`: it starts at the last capture (or the first
     /// position) and holds every position since.
-    pub(crate) fn of_history(positions: &[Position], moves: &[Move]) -> Window<WORDS> {
+    pub(crate) fn of_history(positions: &[Position], moves: &[Move]) -> Window {
         let last = positions.len() - 1;
         let back = usize::from(positions[last].no_capture()).min(last);
         let first = last - back;
@@ -90,7 +83,7 @@ impl<const WORDS: usize> Window<WORDS> {
     /// Starts a new window at `pos` (a capture, or a new game).
     #[inline(always)]
     pub(crate) fn restart(&mut self, pos: &Position) {
-        self.filter = [0; WORDS];
+        self.filter = [0; FILTER_BITS / 64];
         self.entries.clear();
         self.first = *pos;
         self.note(key(pos), 0);
@@ -98,7 +91,7 @@ impl<const WORDS: usize> Window<WORDS> {
 
     #[inline(always)]
     fn note(&mut self, k: u32, pit: u8) {
-        let b = filter_bit(k, WORDS);
+        let b = filter_bit(k);
         self.filter[b >> 6] |= 1u64 << (b & 63);
         self.entries.push(u64::from(k) | u64::from(pit) << 32);
     }
@@ -122,7 +115,7 @@ impl<const WORDS: usize> Window<WORDS> {
     #[inline(always)]
     fn advance(&mut self, rules: &Rules, mv: Move, pos: &Position) -> bool {
         let k = key(pos);
-        let b = filter_bit(k, WORDS);
+        let b = filter_bit(k);
         let seen = self.filter[b >> 6] & (1u64 << (b & 63)) != 0
             && self.entries.iter().any(|&e| e as u32 == k)
             && self.replay_finds(rules, pos);
