@@ -78,8 +78,6 @@ impl Position {
 
     /// Builds a position without checking it against any rules (the seed total
     /// is whatever the setup holds). Useful for solvers that enumerate boards.
-    // Inline, so that a solver's loop compiled per kernel (crate::kernel) compiles it too.
-    #[inline]
     pub fn from_setup_unchecked(setup: &Setup) -> Position {
         let mut cells = 0u128;
         for (i, &s) in setup.board.iter().enumerate() {
