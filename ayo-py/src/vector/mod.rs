@@ -16,12 +16,14 @@ mod options;
 mod rows;
 mod step;
 
+use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::episode::{Episode, EpisodeGame, EpisodeOptions, Opponent, Snapshot};
 use ayo_core::players::Kind;
 use ayo_core::{EndReason, Game, LeanGame, Move, Outcome, Player};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
@@ -159,9 +161,18 @@ struct Batch {
     /// What `gym_step` returns besides the arrays (see `gym_returns`).
     gym: Option<(Py<PyDict>, Py<PyDict>)>,
     /// The object array of `outcomes` (made at its first use, then
-    /// rewritten in place like the other arrays) and the games it holds an
-    /// outcome for.
-    outcomes: Option<(Py<PyAny>, Vec<usize>)>,
+    /// rewritten in place like the other arrays).
+    outcomes: Option<OutcomeArray>,
+}
+
+/// `info["outcome"]`'s object array, the games it holds an outcome for, and
+/// every `ayo.Outcome` made so far by its scores and reason: outcomes are
+/// immutable, so games that end alike share one object (making one costs
+/// more than a game's step, and many games end in a step of a large batch).
+struct OutcomeArray {
+    array: Py<PyAny>,
+    held: Vec<usize>,
+    made: HashMap<([u16; 2], i8), Py<PyAny>>,
 }
 
 /// A batch of `num_envs` Ayo games stepped together in Rust; the engine of
@@ -459,18 +470,23 @@ impl PyVecCore {
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         const NO_REASON_8: u64 = 0x8080_8080_8080_8080;
         let mut batch = self.locked(py)?;
-        let (out, held) = match &mut batch.outcomes {
-            Some((out, held)) => (out.bind(py).clone(), held),
+        let outcomes = match &mut batch.outcomes {
+            Some(o) => o,
             slot @ None => {
                 let numpy = py.import(intern!(py, "numpy"))?;
                 let kwargs = PyDict::new(py);
                 kwargs.set_item(intern!(py, "dtype"), numpy.getattr(intern!(py, "object_"))?)?;
-                let out =
+                let array =
                     numpy.call_method(intern!(py, "full"), (self.n, py.None()), Some(&kwargs))?;
-                let (_, held) = slot.insert((out.clone().unbind(), Vec::new()));
-                (out, held)
+                slot.insert(OutcomeArray {
+                    array: array.unbind(),
+                    held: Vec::new(),
+                    made: HashMap::new(),
+                })
             }
         };
+        let out = outcomes.array.bind(py).clone();
+        let OutcomeArray { held, made, .. } = outcomes;
         // The entries are written in place (numpy's item assignment costs
         // more than a game's step; the old entry is released as it is
         // replaced).
@@ -503,10 +519,19 @@ impl PyVecCore {
                     _ => continue,
                 };
                 let s = [scores[2 * i].max(0) as u16, scores[2 * i + 1].max(0) as u16];
-                let outcome = PyOutcome {
-                    inner: Outcome::from_scores(s, reason),
+                let outcome = match made.get(&(s, code)) {
+                    Some(o) => o.clone_ref(py),
+                    None => {
+                        let inner = Outcome::from_scores(s, reason);
+                        let o = Py::new(py, PyOutcome { inner })?.into_any();
+                        made.try_reserve(1).map_err(|_| {
+                            PyMemoryError::new_err("no memory for the batch's outcomes")
+                        })?;
+                        made.insert((s, code), o.clone_ref(py));
+                        o
+                    }
                 };
-                slots[i] = Py::new(py, outcome)?.into_any();
+                slots[i] = outcome;
                 held.push(i);
             }
         }
