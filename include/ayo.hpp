@@ -548,11 +548,8 @@ class CountedDatabase {
     return n;
   }
 
-  /** What ayo_counted_database_verify found. */
-  struct Verified {
-    uint64_t checked;
-    uint64_t failed;
-  };
+  /** What ayo_counted_database_verify found (as for the board-only databases). */
+  using Verified = Database::Verified;
 
   /** Re-checks every stored value (every count) against the core. */
   Verified verify(uint32_t threads = 0) const {

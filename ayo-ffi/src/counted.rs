@@ -14,7 +14,7 @@ use ayo_solve::counted::{counted_rules, CountedDatabase};
 use ayo_solve::counted_search::CountedSolver;
 use ayo_solve::perfect_counted::CountedPerfect;
 
-use crate::database::{check_max_seeds, guard_database, on_threads, rules_ref};
+use crate::database::{check_max_seeds, guard_database, on_threads, rules_ref, same_rules};
 use crate::game::ayo_game;
 use crate::player::{ayo_player, budget, BudgetKindArg};
 use crate::result::ayo_result;
@@ -214,17 +214,7 @@ pub unsafe extern "C" fn ayo_counted_database_value(
             .ok_or_else(|| Fail::null("game"))?;
         need(solved, "solved")?;
         need(value, "value")?;
-        let same = counted_rules(g.rules()).is_ok_and(|r| r == *d.db.rules());
-        if !same {
-            return Err(Fail::new(
-                ayo_result::DatabaseRulesMismatch,
-                format!(
-                    "the game is played by `{}`, these databases are for `{}`",
-                    g.rules(),
-                    d.db.key()
-                ),
-            ));
-        }
+        same_rules(g, d.db.rules(), d.db.key(), counted_rules)?;
         let mut solver = CountedSolver::new(Arc::clone(&d.db));
         solver.set_budget((nodes > 0).then_some(nodes));
         let v = solver.value(g.position());

@@ -197,6 +197,26 @@ pub unsafe extern "C" fn ayo_database_open(
     })
 }
 
+/// Checks that `game` is played by the rules `held` of databases of `key`,
+/// once `solvable` has made its rules those a database is built for.
+pub(crate) fn same_rules(
+    game: &ayo_core::Game,
+    held: &ayo_core::Rules,
+    key: &str,
+    solvable: fn(&ayo_core::Rules) -> Result<ayo_core::Rules, ayo_solve::DbError>,
+) -> Result<(), Fail> {
+    if solvable(game.rules()).is_ok_and(|r| r == *held) {
+        return Ok(());
+    }
+    Err(Fail::new(
+        ayo_result::DatabaseRulesMismatch,
+        format!(
+            "the game is played by `{}`, these databases are for `{key}`",
+            game.rules()
+        ),
+    ))
+}
+
 pub(crate) fn rules_ref<'a>(rules: *const ayo_rules) -> Result<&'a ayo_rules, Fail> {
     // SAFETY: every caller passes on its own C caller's pointer, which must be
     // NULL or a live handle not being mutated concurrently.
@@ -410,17 +430,7 @@ pub unsafe extern "C" fn ayo_database_bounds(
         need(held, "held")?;
         need(lo, "lo")?;
         need(hi, "hi")?;
-        let same = ayo_solve::solve_rules(g.rules()).is_ok_and(|r| r == *d.db.rules());
-        if !same {
-            return Err(Fail::new(
-                ayo_result::DatabaseRulesMismatch,
-                format!(
-                    "the game is played by `{}`, these databases are for `{}`",
-                    g.rules(),
-                    d.db.key()
-                ),
-            ));
-        }
+        same_rules(g, d.db.rules(), d.db.key(), ayo_solve::solve_rules)?;
         let bounds = d.db.bounds(g.position());
         // SAFETY: held, lo and hi non-NULL; valid by the caller's contract.
         unsafe {

@@ -7,15 +7,16 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ayo_core::{record, Position};
+use ayo_core::Position;
 use ayo_solve::counted::{counted_rules, CountedDatabase};
 use ayo_solve::counted_search::CountedSolver;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
 
-use crate::errors::{self, AyoError, RecText, Wide};
+use crate::errors::{self, Wide};
 use crate::rules::PyRules;
-use crate::solve::{on_threads, rules_arg, threads_arg, PathArg, DEFAULT_NODES};
+use crate::solve::{
+    checked_nodes, on_threads, position_for, rules_arg, threads_arg, PathArg, DEFAULT_NODES,
+};
 
 /// Counted databases of one rule set with a move limit, and an exact search
 /// above them.
@@ -26,49 +27,8 @@ pub(crate) struct PyCountedDatabase {
 }
 
 impl PyCountedDatabase {
-    /// The position of `obj` (an `ayo.Game`, or a position record whose rules
-    /// field may be left out), checked to be for these databases' rules.
     fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
-        let py = obj.py();
-        let text: String = if obj.is_instance_of::<PyString>() {
-            obj.extract::<RecText>()?.0
-        } else {
-            obj.call_method0("position_record")
-                .and_then(|r| r.extract())
-                .map_err(|_| AyoError::new_err("expected an ayo.Game or a position record (str)"))?
-        };
-        let (rules, pos) = if text.split_ascii_whitespace().count() == 5 {
-            let prefix = self.db.key();
-            let full = format!("{prefix} {text}");
-            record::parse_position(&full).map_err(|mut e| {
-                e.offset = e.offset.saturating_sub(prefix.len() + 1);
-                errors::record_in(py, e, &text)
-            })?
-        } else {
-            record::parse_position(&text).map_err(|e| errors::record_in(py, e, &text))?
-        };
-        let solved = counted_rules(&rules).map_err(errors::database)?;
-        if solved != *self.db.rules() {
-            return Err(errors::database_kind(
-                py,
-                "rules_mismatch",
-                None,
-                format!(
-                    "the position is for rules `{}`, these databases are for `{}`",
-                    record::rules_to_text(&rules),
-                    self.db.key()
-                ),
-            ));
-        }
-        Ok(pos)
-    }
-}
-
-/// A `nodes` argument: None (no limit) or at least 1.
-fn checked_nodes(nodes: Option<Wide>) -> PyResult<Option<u64>> {
-    match Wide::opt::<u64>(nodes.as_ref(), "nodes", "None or an int 1..=2**64-1")? {
-        Some(0) => Err(AyoError::new_err("nodes must be at least 1 (or None)")),
-        n => Ok(n),
+        position_for(obj, self.db.key(), self.db.rules(), counted_rules)
     }
 }
 

@@ -201,49 +201,59 @@ pub(crate) fn rules_arg(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
     PyRules::from_py(obj)
 }
 
-impl PyDatabase {
-    /// The position of `obj` (an `ayo.Game`, or a position record whose rules
-    /// field may be left out), checked to be for these databases' rules.
-    fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
-        let py = obj.py();
-        let text: String = if obj.is_instance_of::<PyString>() {
-            obj.extract::<RecText>()?.0
-        } else {
-            obj.call_method0("position_record")
-                .and_then(|r| r.extract())
-                .map_err(|_| AyoError::new_err("expected an ayo.Game or a position record (str)"))?
-        };
-        let (rules, pos) = if text.split_ascii_whitespace().count() == 5 {
-            let prefix = self.db.key();
-            let full = format!("{prefix} {text}");
-            record::parse_position(&full).map_err(|mut e| {
-                e.offset = e.offset.saturating_sub(prefix.len() + 1);
-                errors::record_in(py, e, &text)
-            })?
-        } else {
-            record::parse_position(&text).map_err(|e| errors::record_in(py, e, &text))?
-        };
-        let solved = solve_rules(&rules).map_err(errors::database)?;
-        if solved != *self.db.rules() {
-            return Err(errors::database_kind(
-                py,
-                "rules_mismatch",
-                None,
-                format!(
-                    "the position is for rules `{}`, these databases are for `{}`",
-                    record::rules_to_text(&rules),
-                    self.db.key()
-                ),
-            ));
-        }
-        Ok(pos)
+/// The position of `obj` (an `ayo.Game`, or a position record whose rules
+/// field may be left out, for databases of `key`), checked to be for the
+/// databases' rules `held` once `solvable` has made them the rules a database
+/// is built for (board-only and counted databases alike).
+pub(crate) fn position_for(
+    obj: &Bound<'_, PyAny>,
+    key: &str,
+    held: &Rules,
+    solvable: fn(&Rules) -> Result<Rules, DbError>,
+) -> PyResult<Position> {
+    let py = obj.py();
+    let text: String = if obj.is_instance_of::<PyString>() {
+        obj.extract::<RecText>()?.0
+    } else {
+        obj.call_method0("position_record")
+            .and_then(|r| r.extract())
+            .map_err(|_| AyoError::new_err("expected an ayo.Game or a position record (str)"))?
+    };
+    let (rules, pos) = if text.split_ascii_whitespace().count() == 5 {
+        let full = format!("{key} {text}");
+        record::parse_position(&full).map_err(|mut e| {
+            e.offset = e.offset.saturating_sub(key.len() + 1);
+            errors::record_in(py, e, &text)
+        })?
+    } else {
+        record::parse_position(&text).map_err(|e| errors::record_in(py, e, &text))?
+    };
+    let solved = solvable(&rules).map_err(errors::database)?;
+    if solved != *held {
+        return Err(errors::database_kind(
+            py,
+            "rules_mismatch",
+            None,
+            format!(
+                "the position is for rules `{}`, these databases are for `{key}`",
+                record::rules_to_text(&rules),
+            ),
+        ));
     }
+    Ok(pos)
+}
 
-    fn checked_nodes(nodes: Option<Wide>) -> PyResult<Option<u64>> {
-        match Wide::opt::<u64>(nodes.as_ref(), "nodes", "None or an int 1..=2**64-1")? {
-            Some(0) => Err(AyoError::new_err("nodes must be at least 1 (or None)")),
-            n => Ok(n),
-        }
+/// A `nodes` argument: None (no limit) or at least 1.
+pub(crate) fn checked_nodes(nodes: Option<Wide>) -> PyResult<Option<u64>> {
+    match Wide::opt::<u64>(nodes.as_ref(), "nodes", "None or an int 1..=2**64-1")? {
+        Some(0) => Err(AyoError::new_err("nodes must be at least 1 (or None)")),
+        n => Ok(n),
+    }
+}
+
+impl PyDatabase {
+    fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
+        position_for(obj, self.db.key(), self.db.rules(), solve_rules)
     }
 }
 
@@ -443,7 +453,7 @@ impl PyDatabase {
         nodes: Option<Wide>,
     ) -> PyResult<Option<i32>> {
         let pos = self.position_of(position)?;
-        let nodes = PyDatabase::checked_nodes(nodes)?;
+        let nodes = checked_nodes(nodes)?;
         let db = Arc::clone(&self.db);
         py.detach(move || {
             let mut solver = Solver::new(db);
@@ -492,7 +502,7 @@ impl PyDatabase {
         nodes: Option<Wide>,
     ) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
         let pos = self.position_of(position)?;
-        let nodes = PyDatabase::checked_nodes(nodes)?;
+        let nodes = checked_nodes(nodes)?;
         let db = Arc::clone(&self.db);
         let values = py
             .detach(move || move_values(db, &pos, nodes))

@@ -39,15 +39,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ayo_core::players::Proof;
-use ayo_core::{Game, Move, Player, Position, Rules, Setup, PITS};
+use ayo_core::{Game, Move, Player, Position, Rules, PITS};
 
 use crate::components::components;
 use crate::index::{layer_size, rank};
-use crate::{seeds, solve_rules, Database, DbError};
-
-/// Stack reserved for a search thread: a line without captures can run
-/// hundreds of plies deep (reserved, touched only as deep as it goes).
-const SEARCH_STACK: usize = 1 << 30;
+use crate::threads::on_search_thread;
+use crate::{seeds, solve_rules, south_position, Database, DbError};
 
 /// The largest layer whose components are computed (boards): layers up to
 /// 11 seeds. Above it every move is taken to be able to come back.
@@ -107,17 +104,6 @@ pub struct RepetitionSearch {
 /// The stores' difference for `p`.
 fn banked(pos: &Position, p: Player) -> i32 {
     i32::from(pos.store(p)) - i32::from(pos.store(p.opponent()))
-}
-
-/// The position with `board`, empty stores and South to move.
-fn south(board: &[u8; PITS]) -> Position {
-    Position::from_setup_unchecked(&Setup {
-        board: *board,
-        stores: [0, 0],
-        to_move: Player::South,
-        no_capture: 0,
-        ply: 0,
-    })
 }
 
 impl RepetitionSearch {
@@ -259,7 +245,7 @@ impl RepetitionSearch {
             return Ok(i32::from(v));
         }
         self.stats.fresh_searches += 1;
-        let game = Game::from_position(*self.db.rules(), south(board));
+        let game = Game::from_position(*self.db.rules(), south_position(board));
         let mut line = Line::new(self, game);
         // The value lies in [lo, hi] (module docs).
         let v = self.exact(&mut line, lo, hi, self.guess(board))?;
@@ -482,25 +468,4 @@ fn window_game(rules: Rules, game: &Game) -> Game {
             .expect("a move of the game is legal without the target");
     }
     g
-}
-
-/// Runs `f` on a thread with a large stack ([`SEARCH_STACK`]). A thread that
-/// cannot be started is [`DbError::OutOfMemory`], not a panic.
-fn on_search_thread<R: Send>(
-    s: &mut RepetitionSearch,
-    f: impl FnOnce(&mut RepetitionSearch) -> R + Send,
-) -> Result<R, DbError> {
-    std::thread::scope(|scope| {
-        let thread = std::thread::Builder::new()
-            .stack_size(SEARCH_STACK)
-            .spawn_scoped(scope, || f(s))
-            .map_err(|e| DbError::OutOfMemory {
-                bytes: SEARCH_STACK as u64,
-                what: format!("the stack of the search thread (cannot start it: {e})"),
-            })?;
-        // A panic in the search is a bug: passed on as it is.
-        Ok(thread
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p)))
-    })
 }

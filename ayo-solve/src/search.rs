@@ -26,6 +26,7 @@ use std::time::Instant;
 use ayo_core::{Move, Position, PITS};
 
 use crate::index::rank;
+use crate::threads::on_search_thread;
 use crate::{child_view, own_side_split, seeds, south_position, stuck_value, Database, DbError};
 
 /// Counters of a [`Solver`]'s work since it was made (or [`Solver::reset_stats`]).
@@ -79,9 +80,6 @@ struct Entry {
     /// the bounds: they may depend on how endless play is scored.
     open: bool,
 }
-
-/// Stack reserved for a search thread.
-const SEARCH_STACK: usize = 1 << 30;
 
 /// Ran out of node budget.
 struct OutOfBudget;
@@ -241,7 +239,7 @@ impl Solver {
             return Ok(Some(v));
         }
         let board = *board;
-        self.on_search_thread(|s| s.mtdf(&board))
+        on_search_thread(self, |s| s.mtdf(&board))
     }
 
     /// Whether the value of `board` (South to move) is at most `t`: one
@@ -253,7 +251,7 @@ impl Solver {
             return Ok(Some(v <= t));
         }
         let board = *board;
-        self.on_search_thread(|s| {
+        on_search_thread(self, |s| {
             let start = s.stats.nodes;
             s.stats.probes += 1;
             s.path.clear();
@@ -262,29 +260,6 @@ impl Solver {
                 Ok(g) => Some(g <= t),
                 Err(OutOfBudget) => None,
             }
-        })
-    }
-
-    /// Runs `f` on a thread with a large stack: lines without captures can
-    /// run deep (the stack is reserved, touched only as deep as the search
-    /// goes). A thread that cannot be started (its stack is address space
-    /// the process may not have) is [`DbError::OutOfMemory`], not a panic.
-    fn on_search_thread<R: Send>(
-        &mut self,
-        f: impl FnOnce(&mut Solver) -> R + Send,
-    ) -> Result<R, DbError> {
-        std::thread::scope(|scope| {
-            let thread = std::thread::Builder::new()
-                .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, || f(self))
-                .map_err(|e| DbError::OutOfMemory {
-                    bytes: SEARCH_STACK as u64,
-                    what: format!("the stack of the search thread (cannot start it: {e})"),
-                })?;
-            // A panic in the search is a bug: passed on as it is.
-            Ok(thread
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p)))
         })
     }
 

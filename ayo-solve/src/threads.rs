@@ -12,6 +12,8 @@
 
 use ayo_core::threads::{thread_count, ThreadsError};
 
+use crate::error::DbError;
+
 /// Why a job could not be run on its threads.
 #[derive(Debug, thiserror::Error)]
 pub enum PoolError {
@@ -40,6 +42,33 @@ pub fn run_on_threads<T: Send>(
         .build()
         .map_err(|source| PoolError::Start { threads, source })?;
     Ok(pool.install(f))
+}
+
+/// Stack reserved for a search thread: a line without captures can run
+/// hundreds of plies deep (the stack is reserved, touched only as deep as
+/// the search goes).
+const SEARCH_STACK: usize = 1 << 30;
+
+/// Runs `f(state)` on a thread with a large stack ([`SEARCH_STACK`]), for
+/// the exact searches. A thread that cannot be started (its stack is address
+/// space the process may not have) is [`DbError::OutOfMemory`], not a panic.
+pub(crate) fn on_search_thread<S: Send, R: Send>(
+    state: &mut S,
+    f: impl FnOnce(&mut S) -> R + Send,
+) -> Result<R, DbError> {
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new()
+            .stack_size(SEARCH_STACK)
+            .spawn_scoped(scope, || f(state))
+            .map_err(|e| DbError::OutOfMemory {
+                bytes: SEARCH_STACK as u64,
+                what: format!("the stack of the search thread (cannot start it: {e})"),
+            })?;
+        // A panic in the search is a bug: passed on as it is.
+        Ok(thread
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    })
 }
 
 #[cfg(test)]
