@@ -13,13 +13,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use ayo_core::{record, Position, Rules};
+use ayo_core::{record, Game, Position, Repetition, Rules};
+use ayo_solve::repetition::RepetitionSearch;
 use ayo_solve::threads::run_on_threads;
 use ayo_solve::{solve_rules, Database, DbError, LayerReport, Solver, VerifyReport};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::errors::{self, AyoError, RecText, Wide};
+use crate::game::PyGame;
 use crate::rules::PyRules;
 
 /// The node budget of `Database.value` and `Database.move_values` when none
@@ -255,6 +257,58 @@ impl PyDatabase {
     fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
         position_for(obj, self.db.key(), self.db.rules(), solve_rules)
     }
+
+    /// Under a repetition rule, the game `obj` stands for: an `ayo.Game`
+    /// with its history (the positions since the last capture decide
+    /// repetitions), or a position record's position as a game starting
+    /// there; `None` when the databases' rules have no repetition rule.
+    fn repetition_game(&self, obj: &Bound<'_, PyAny>) -> PyResult<Option<Game>> {
+        if self.db.rules().repetition() == Repetition::Off {
+            return Ok(None);
+        }
+        let pos = self.position_of(obj)?;
+        Ok(Some(match obj.cast::<PyGame>() {
+            Ok(g) => g.get().snapshot(obj.py())?,
+            Err(_) => Game::from_position(*self.db.rules(), pos),
+        }))
+    }
+}
+
+/// The exact value of every legal move of `game` under its repetition rule
+/// (action, the mover's captures from now on minus the opponent's), within
+/// `nodes`; an empty list when the game is over, None when the budget runs out.
+fn repetition_move_values(
+    db: Arc<Database>,
+    game: &Game,
+    nodes: Option<u64>,
+) -> Result<Option<Vec<(u8, i32)>>, DbError> {
+    if game.outcome().is_some() {
+        return Ok(Some(Vec::new()));
+    }
+    let mut search = RepetitionSearch::new(db);
+    search.set_budget(nodes);
+    Ok(search
+        .move_values(game)?
+        .map(|moves| moves.iter().map(|m| (m.mv.action(), m.value)).collect()))
+}
+
+/// The exact value of `game` under its repetition rule for the player to
+/// move (their captures from now on minus the opponent's), within `nodes`.
+fn repetition_value(
+    db: Arc<Database>,
+    game: &Game,
+    nodes: Option<u64>,
+) -> Result<Option<i32>, DbError> {
+    if let Some(o) = game.outcome() {
+        // Over (by repetition too): what the final split adds to the stores.
+        let pos = game.position();
+        let (me, you) = (pos.to_move(), pos.to_move().opponent());
+        let fin = i32::from(o.scores[me.index()]) - i32::from(o.scores[you.index()]);
+        return Ok(Some(
+            fin - (i32::from(pos.store(me)) - i32::from(pos.store(you))),
+        ));
+    }
+    Ok(repetition_move_values(db, game, nodes)?.and_then(|m| m.iter().map(|&(_, v)| v).max()))
 }
 
 /// The exact value of every legal move of `pos` under `rules` (action,
@@ -442,9 +496,12 @@ impl PyDatabase {
     /// they will still capture minus those the opponent will, with best play
     /// to the end (the stores and the target do not count). Read from the
     /// layers when the board is held, else searched within `nodes` expanded
-    /// boards (None: no limit); None when the budget runs out. Releases the
-    /// GIL while searching; `MemoryError` when the search's thread (its
-    /// stack is 1 GiB of address space) cannot be started.
+    /// boards (None: no limit); None when the budget runs out. Under a
+    /// repetition rule (`oware`) the value is the game's under that rule,
+    /// searched over the databases with the history of an `ayo.Game` (a
+    /// position record starts afresh). Releases the GIL while searching;
+    /// `MemoryError` when the search's thread (its stack is 1 GiB of address
+    /// space) cannot be started.
     #[pyo3(signature = (position, *, nodes = Some(Wide(Ok(DEFAULT_NODES as i128)))))]
     fn value(
         &self,
@@ -452,9 +509,14 @@ impl PyDatabase {
         position: &Bound<'_, PyAny>,
         nodes: Option<Wide>,
     ) -> PyResult<Option<i32>> {
-        let pos = self.position_of(position)?;
         let nodes = checked_nodes(nodes)?;
         let db = Arc::clone(&self.db);
+        if let Some(game) = self.repetition_game(position)? {
+            return py
+                .detach(move || repetition_value(db, &game, nodes))
+                .map_err(errors::database);
+        }
+        let pos = self.position_of(position)?;
         py.detach(move || {
             let mut solver = Solver::new(db);
             solver.set_budget(nodes);
@@ -501,12 +563,15 @@ impl PyDatabase {
         position: &Bound<'_, PyAny>,
         nodes: Option<Wide>,
     ) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
-        let pos = self.position_of(position)?;
         let nodes = checked_nodes(nodes)?;
         let db = Arc::clone(&self.db);
-        let values = py
-            .detach(move || move_values(db, &pos, nodes))
-            .map_err(errors::database)?;
+        let values = if let Some(game) = self.repetition_game(position)? {
+            py.detach(move || repetition_move_values(db, &game, nodes))
+        } else {
+            let pos = self.position_of(position)?;
+            py.detach(move || move_values(db, &pos, nodes))
+        }
+        .map_err(errors::database)?;
         Ok(values.map(|v| v.into_iter().collect()))
     }
 

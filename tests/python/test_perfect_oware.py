@@ -97,13 +97,37 @@ def test_perfect_gives_the_games_values_proven(db: Database, game: Game) -> None
     assert a.basis == "proven"
     assert a.proven == max(expected.values())
     assert expected[p.choose(game)] == a.proven
+    # The databases' own queries give the same values from the game's
+    # history, counting only the seeds still to capture (not the stores).
+    banked = int(game.stores[game.to_move]) - int(game.stores[1 - game.to_move])
+    future = {action: v - banked for action, v in expected.items()}
+    assert db.move_values(game, nodes=1_000_000) == future
+    assert db.value(game, nodes=1_000_000) == max(future.values())
 
 
 def test_the_convention_is_not_the_games_value_here(db: Database) -> None:
     game = Game(position=CHASE)
-    assert db.value(game) == 2  # the board's split, 24 - 22 banked besides
+    # The convention scores this board by its own split (+2 to South); the
+    # game's value is 0, inside the board's bounds, and that is what the
+    # databases answer under the repetition rule, for the game and its record.
+    lo, hi = db.bounds(game)
+    assert lo <= 0 < 2 <= hi
+    assert db.value(game) == 0
+    assert db.value(CHASE) == 0
     a = Player.perfect(db, nodes=1_000_000, seed=1).analyze(game)
-    assert (a.proven, a.proof) == (2 + 0, "complete search")
+    assert (a.proven, a.proof) == (2 + 0, "complete search")  # 24 - 22 banked besides
+
+
+def test_an_over_game_is_worth_its_final_split(db: Database) -> None:
+    game = line(CHASE, range(0, 200))[-1]
+    while not game.is_over:
+        game.play(game.legal_moves()[0])
+    outcome = game.outcome
+    assert outcome is not None
+    banked = int(game.stores[game.to_move]) - int(game.stores[1 - game.to_move])
+    final = outcome.scores[game.to_move] - outcome.scores[1 - game.to_move]
+    assert db.value(game) == final - banked
+    assert db.move_values(game) == {}
 
 
 def test_perfect_falls_back_above_the_databases_when_the_budget_runs_out(db: Database) -> None:
