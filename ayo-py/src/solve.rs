@@ -421,9 +421,10 @@ impl PyDatabase {
     }
 
     /// Whether `rules` can be solved by seed layers (no move limit):
-    /// `ayoayo`, its variants and `oware` (whose repetitions the databases
-    /// score by their cycle convention; `Player.perfect` gives the game's
-    /// values under the repetition rule) can, `ayo` and `olopon` cannot.
+    /// `ayoayo`, its variants and `oware` (whose files score endless play by
+    /// their cycle convention; `value`, `move_values` and `Player.perfect`
+    /// give the game's values under the repetition rule) can, `ayo` and
+    /// `olopon` cannot.
     #[staticmethod]
     fn solvable(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(solve_rules(&rules_arg(rules)?).is_ok())

@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from ayo import AyoError, CountedDatabase, Database, DatabaseError, Game, RecordError, Rules
 from ayo._ayo import thread_count
@@ -91,34 +91,25 @@ def _default_interrupt() -> None:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _open(rules: Rules, folder: Path, max_seeds: int | None = None) -> Database:
-    """The databases of ``rules`` in ``folder``; DatabaseError with a hint when none."""
+#: Either kind of database, as `_open` opens it.
+AnyDatabase = TypeVar("AnyDatabase", Database, CountedDatabase)
+
+
+def _open(
+    kind: type[AnyDatabase], rules: Rules, folder: Path, max_seeds: int | None = None
+) -> AnyDatabase:
+    """The databases of ``kind`` for ``rules`` in ``folder``; DatabaseError with a hint if none."""
     if not folder.is_dir():
         raise DatabaseError(
             f"{folder}: no such folder of databases; build them with `{_hint(rules)}`"
         )
     try:
-        return Database.open(rules, folder, max_seeds=max_seeds)
+        return kind.open(rules, folder, max_seeds=max_seeds)
     except DatabaseError as e:
         if e.reason == "missing" and max_seeds is None:
+            what = "counted databases" if kind is CountedDatabase else "databases"
             raise DatabaseError(
-                f"no databases for {rules} in {folder}; build them with `{_hint(rules)}`"
-            ) from None
-        raise
-
-
-def _open_counted(rules: Rules, folder: Path, max_seeds: int | None = None) -> CountedDatabase:
-    """The counted databases of ``rules`` in ``folder``; DatabaseError with a hint when none."""
-    if not folder.is_dir():
-        raise DatabaseError(
-            f"{folder}: no such folder of databases; build them with `{_hint(rules)}`"
-        )
-    try:
-        return CountedDatabase.open(rules, folder, max_seeds=max_seeds)
-    except DatabaseError as e:
-        if e.reason == "missing" and max_seeds is None:
-            raise DatabaseError(
-                f"no counted databases for {rules} in {folder}; build them with `{_hint(rules)}`"
+                f"no {what} for {rules} in {folder}; build them with `{_hint(rules)}`"
             ) from None
         raise
 
@@ -194,7 +185,7 @@ def verify(
     if CountedDatabase.solvable(rules):
         if from_seeds:
             raise UsageError("argument --from-seeds: counted databases are verified whole")
-        counted = _open_counted(rules, folder, max_seeds)
+        counted = _open(CountedDatabase, rules, folder, max_seeds)
         checked, failed = counted.verify(threads=threads)
         out.write(
             f"verified {_layers_text(counted)} of {counted.key} in {folder}: "
@@ -204,7 +195,7 @@ def verify(
             sys.stderr.write(f"ayo: verification failed: {failed} values\n")
             return 1
         return 0
-    db = _open(rules, folder, max_seeds)
+    db = _open(Database, rules, folder, max_seeds)
     rep = db.verify(not quiet, from_seeds=from_seeds, threads=threads)
     out.write(
         f"verified layers {from_seeds}..={db.max_seeds} of {db.key} in {folder}: "
@@ -235,12 +226,12 @@ def value(text: str, folder: Path, nodes: int, out: TextIO) -> int:
     rules = game.rules
     db: Database | CountedDatabase
     if CountedDatabase.solvable(rules):
-        db = _open_counted(rules, folder)
+        db = _open(CountedDatabase, rules, folder)
     else:
         if not Database.solvable(rules):
             # The engine's reason (a move limit with a repetition rule), as one line.
             Database.open(rules, folder)
-        db = _open(rules, folder)
+        db = _open(Database, rules, folder)
     mover = SEAT_NAMES[game.to_move]
     other = SEAT_NAMES[1 - game.to_move]
     out.write(f"{game.position_record()}\n")
