@@ -259,14 +259,15 @@ impl LeanGame {
         self.outcome = None;
         self.moves = Moves::Unknown;
         self.legal = 0;
-        let nonempty = self.pos.nonempty_actions();
         let (rules, pos, window) = (&self.rules, &self.pos, &mut self.window);
+        // The pits are read after the other checks: the position was just
+        // stored, and reading its mover's row at once stalls on that store.
         let reason = end_reason(
             rules,
             pos,
             counters_may_end(rules, mv.is_none() || pos.no_capture() == 0),
             || rules.repetition() == Repetition::OwnSide && window.arrive(rules, mv, pos),
-            || nonempty == 0,
+            || pos.nonempty_actions() == 0,
         );
         match reason {
             Some(reason) => {
@@ -276,7 +277,7 @@ impl LeanGame {
                 self.end(reason);
             }
             None if nonempty_pits_are_legal(&self.rules, &self.pos) => {
-                self.legal = nonempty;
+                self.legal = self.pos.nonempty_actions();
                 self.moves = Moves::NonEmpty;
             }
             None => {}
