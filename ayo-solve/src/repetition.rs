@@ -3,10 +3,15 @@
 //! a game on a repeated position (each player taking their own row), down to
 //! the board-only databases.
 //!
-//! Between captures a value depends on the path (the window decides which
-//! position repeats), so it is searched, never stored. A capture starts a
-//! fresh window, so the value after a capture depends on the board alone:
-//! it is read from the databases where the board's bounds agree, and
+//! Between captures a value depends on the path: the window decides which
+//! position repeats. But only through the positions of the window that play
+//! can come back to, those in the position's strongly connected component of
+//! the capture-free move graph ([`crate::components`]): so what a search
+//! finds (bounds, and the move that decided them) is remembered under the
+//! position and those positions (`PathKey`), for later passes of MTD(f)
+//! and for the same position reached again with the same of them. A capture
+//! starts a fresh window, so the value after a capture depends on the board
+//! alone: it is read from the databases where the board's bounds agree, and
 //! otherwise searched from a fresh window and remembered.
 //!
 //! **Why a board whose bounds agree (`lo == hi`, [`Database::board_bounds`])
@@ -28,13 +33,15 @@
 //! current one, so a move into a component that holds no position of the
 //! window starts, in effect, a fresh window: its board's value is read or
 //! remembered like a capture's. Inside a component the search follows the
-//! window, and the bounds prune nothing there.
+//! window, and prunes by those bounds widened by the splits of the window's
+//! positions there (`RepetitionSearch::window_bounds`).
 //!
 //! No rule is re-implemented: moves, captures, repetitions and the end of
 //! the game come from [`Game`]; the target is removed as for the databases
 //! ([`crate::solve_rules`]; it never changes who wins).
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -50,8 +57,46 @@ use crate::{seeds, solve_rules, south_position, Database, DbError};
 /// 11 seeds. Above it every move is taken to be able to come back.
 const COMPONENTS_MAX_BOARDS: u64 = 800_000;
 
+/// Positions remembered with their window at most (past it the table of
+/// [`RepetitionSearch::paths`] starts again empty: only a cache).
+const PATHS_MAX: usize = 1 << 21;
+
 /// Ran out of node budget or time.
 struct OutOfBudget;
+
+/// What is known of a value: it lies in `lower..=upper`, and the move that
+/// last decided it (its action 0..=5 for the mover, plus one; 0: none).
+#[derive(Clone, Copy, Debug)]
+struct Known {
+    lower: i8,
+    upper: i8,
+    best: u8,
+}
+
+impl Known {
+    /// `self` narrowed by what a search inside `(alpha, beta)` (fail-hard)
+    /// returned, `best` the move that decided it.
+    fn narrowed(mut self, alpha: i32, beta: i32, v: i32, best: Option<Move>) -> Known {
+        let v8 = v.clamp(-127, 127) as i8;
+        if v >= beta {
+            self.lower = self.lower.max(v8);
+        } else if v <= alpha {
+            self.upper = self.upper.min(v8);
+        } else {
+            self.lower = v8;
+            self.upper = v8;
+        }
+        if let Some(mv) = best {
+            self.best = mv.action() + 1;
+        }
+        self
+    }
+}
+
+/// A position and the positions of its window that play can come back to:
+/// its board turned to its mover, and a fingerprint of that set
+/// ([`Line::fingerprint`]; 0 for none: a fresh window).
+type PathKey = ([u8; PITS], u128);
 
 /// Counters of a [`RepetitionSearch`]'s work since it was made.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -89,8 +134,13 @@ pub struct ExactMove {
 #[derive(Debug)]
 pub struct RepetitionSearch {
     db: Arc<Database>,
-    /// The values of boards (South to move) with a fresh window.
-    fresh: HashMap<[u8; PITS], i8>,
+    /// What is known of the values of boards (South to move) with a fresh
+    /// window.
+    fresh: HashMap<[u8; PITS], Known>,
+    /// What is known of the values of positions with a window that play can
+    /// come back to (the value depends on that window only through the
+    /// positions of it in the position's component, [`PathKey`]).
+    paths: HashMap<PathKey, Known>,
     /// The components of each layer's capture-free move graph, by rank
     /// (`None`: too large a layer, or no memory for it).
     components: HashMap<usize, Option<Vec<u32>>>,
@@ -115,6 +165,7 @@ impl RepetitionSearch {
         RepetitionSearch {
             db: db.into(),
             fresh: HashMap::new(),
+            paths: HashMap::new(),
             components: HashMap::new(),
             stats: RepetitionStats::default(),
             budget: None,
@@ -144,14 +195,16 @@ impl RepetitionSearch {
         &self.stats
     }
 
-    /// Boards remembered with their fresh-window value.
+    /// Values remembered (bounds on them): boards with a fresh window, and
+    /// positions with the part of their window that play can come back to.
     pub fn table_len(&self) -> usize {
-        self.fresh.len()
+        self.fresh.len() + self.paths.len()
     }
 
     /// Forgets the remembered values (their memory grows with every search).
     pub fn clear_table(&mut self) {
         self.fresh.clear();
+        self.paths.clear();
     }
 
     /// The value of `board` (South to move) at the start of a window (after
@@ -205,13 +258,13 @@ impl RepetitionSearch {
             let gain = banked(&child, me) - banked(&pos, me);
             let board = child.normalized().board();
             let (lo, hi, fresh) = if child.no_capture() == 0 {
-                let (lo, hi) = self.fresh_bounds(&board);
-                (lo, hi, true)
+                (0, 0, true)
             } else {
                 self.window_bounds(line, &child)
             };
             let (value, proof) = if fresh {
-                let proof = if lo == hi {
+                let (db_lo, db_hi) = self.fresh_bounds(&board);
+                let proof = if db_lo == db_hi {
                     Proof::Database
                 } else {
                     Proof::CompleteSearch
@@ -236,25 +289,81 @@ impl RepetitionSearch {
     /// The exact value of `board` with a fresh window: the databases' where
     /// its bounds agree, else remembered or searched within them.
     fn fresh_value(&mut self, board: &[u8; PITS]) -> Result<i32, OutOfBudget> {
-        let (lo, hi) = self.fresh_bounds(board);
+        let known = self.fresh_known(board);
+        let (lo, hi) = (i32::from(known.lower), i32::from(known.upper));
         if lo == hi {
-            self.stats.db_reads += 1;
+            self.stats.db_reads += u64::from(!self.fresh.contains_key(board));
             return Ok(lo);
-        }
-        if let Some(&v) = self.fresh.get(board) {
-            return Ok(i32::from(v));
         }
         self.stats.fresh_searches += 1;
         let game = Game::from_position(*self.db.rules(), south_position(board));
         let mut line = Line::new(self, game);
         // The value lies in [lo, hi] (module docs).
-        let v = self.exact(&mut line, lo, hi, self.guess(board))?;
-        if self.fresh.try_reserve(1).is_err() {
-            // Only a cache: the search stays exact without it.
-            self.fresh = HashMap::new();
+        self.exact(&mut line, lo, hi, self.guess(board))
+    }
+
+    /// The value of `board` with a fresh window, fail-hard inside
+    /// `(alpha, beta)`: settled by what is known where it can be, else
+    /// searched (and what the search finds remembered).
+    fn fresh_search(
+        &mut self,
+        board: &[u8; PITS],
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, OutOfBudget> {
+        let known = self.fresh_known(board);
+        let (lo, hi) = (i32::from(known.lower), i32::from(known.upper));
+        if lo >= beta {
+            return Ok(beta);
         }
-        self.fresh.insert(*board, v as i8);
-        Ok(v)
+        if hi <= alpha {
+            return Ok(alpha);
+        }
+        if lo == hi {
+            return Ok(lo);
+        }
+        self.stats.fresh_searches += 1;
+        let game = Game::from_position(*self.db.rules(), south_position(board));
+        let mut line = Line::new(self, game);
+        self.search(&mut line, alpha, beta)
+    }
+
+    /// What is known of the value of `board` with a fresh window: the
+    /// databases' bounds, narrowed by earlier searches.
+    fn fresh_known(&self, board: &[u8; PITS]) -> Known {
+        self.fresh.get(board).copied().unwrap_or_else(|| {
+            let (lo, hi) = self.fresh_bounds(board);
+            Known {
+                lower: lo as i8,
+                upper: hi as i8,
+                best: 0,
+            }
+        })
+    }
+
+    /// What is known of the value of the position keyed `key`.
+    fn known(&self, key: &PathKey) -> Option<Known> {
+        if key.1 == 0 {
+            Some(self.fresh_known(&key.0))
+        } else {
+            self.paths.get(key).copied()
+        }
+    }
+
+    /// Remembers `known` for the position keyed `key` (only a cache: a
+    /// table that cannot grow starts again empty).
+    fn remember(&mut self, key: PathKey, known: Known) {
+        if key.1 == 0 {
+            if self.fresh.try_reserve(1).is_err() {
+                self.fresh = HashMap::new();
+            }
+            self.fresh.insert(key.0, known);
+        } else {
+            if self.paths.len() >= PATHS_MAX || self.paths.try_reserve(1).is_err() {
+                self.paths = HashMap::new();
+            }
+            self.paths.insert(key, known);
+        }
     }
 
     /// Bounds on the value of `board` with a fresh window: the databases'
@@ -303,14 +412,17 @@ impl RepetitionSearch {
     /// component of `child`'s board (the boards turned to their mover, so a
     /// position and its mirror with the other side to move count as one:
     /// that errs only on the side of "can"). With none, the window is fresh:
-    /// the board's bounds. Otherwise the mover's strategy that forces `lo`
-    /// either keeps its value or meets a position of the window, which ends
-    /// the game with that position's split (no capture since: the stores are
-    /// the same); likewise the opponent's and `hi`. So the value lies
-    /// between the board's bounds widened by those splits.
+    /// what is known of the board with a fresh window. Otherwise a strategy
+    /// of the mover that forces a lower bound with a fresh window either
+    /// keeps it or meets a position of the window, which ends the game with
+    /// that position's split (no capture since: the stores are the same);
+    /// likewise the opponent's and an upper bound. So the value lies between
+    /// the fresh bounds widened by those splits, and within what an earlier
+    /// search of the child with the same positions of its window found.
     fn window_bounds(&mut self, line: &Line, child: &Position) -> (i32, i32, bool) {
         let board = child.normalized().board();
-        let (mut lo, mut hi) = self.fresh_bounds(&board);
+        let fresh_known = self.fresh_known(&board);
+        let (mut lo, mut hi) = (i32::from(fresh_known.lower), i32::from(fresh_known.upper));
         let c = self.component(&board);
         let sign = if child.to_move() == Player::South {
             1
@@ -318,15 +430,23 @@ impl RepetitionSearch {
             -1
         };
         let mut fresh = c.is_some();
-        for &(component, south_split) in &line.window {
-            if c.is_some() && component != c {
+        for e in &line.window {
+            if c.is_some() && e.component != c {
                 continue;
             }
             fresh = false;
-            lo = lo.min(sign * south_split);
-            hi = hi.max(sign * south_split);
+            lo = lo.min(sign * e.south_split);
+            hi = hi.max(sign * e.south_split);
         }
-        self.stats.component_exits += u64::from(fresh);
+        if fresh {
+            self.stats.component_exits += 1;
+        } else {
+            let fp = line.fingerprint(c, child.to_move(), line.window.len());
+            if let Some(k) = self.paths.get(&(board, fp)) {
+                lo = lo.max(i32::from(k.lower));
+                hi = hi.min(i32::from(k.upper));
+            }
+        }
         (lo, hi, fresh)
     }
 
@@ -370,28 +490,49 @@ impl RepetitionSearch {
             let fin = i32::from(o.scores[me.index()]) - i32::from(o.scores[me.opponent().index()]);
             return Ok(fin - banked(&pos, me));
         }
+        let key = line.key();
+        let known = self.known(&key);
+        if let Some(k) = known {
+            if i32::from(k.lower) >= beta {
+                return Ok(beta);
+            }
+            if i32::from(k.upper) <= alpha {
+                return Ok(alpha);
+            }
+        }
         self.expand()?;
-        // Order only speeds the search up: the moves the databases rate best
-        // first, captures before the rest on ties.
-        let mut children: Vec<(i32, bool, Move, Position)> = line
+        // Order only speeds the search up: the move that decided an earlier
+        // search of this position first, then the moves the databases rate
+        // best, captures before the rest on ties.
+        let first = known.map_or(0, |k| k.best);
+        let mut children: Vec<(bool, i32, bool, Move, Position)> = line
             .game
             .children()
             .iter()
             .map(|&(mv, c)| {
                 let gain = banked(&c, me) - banked(&pos, me);
                 let guess = self.guess(&c.normalized().board());
-                (gain - guess, c.no_capture() != 0, mv, c)
+                (
+                    mv.action() + 1 != first,
+                    gain - guess,
+                    c.no_capture() != 0,
+                    mv,
+                    c,
+                )
             })
             .collect();
-        children.sort_by_key(|&(guess, quiet, _, _)| (std::cmp::Reverse(guess), quiet));
-        for (_, quiet, mv, child) in children {
+        children
+            .sort_by_key(|&(later, guess, quiet, _, _)| (later, std::cmp::Reverse(guess), quiet));
+        let alpha0 = alpha;
+        let mut best = None;
+        for (_, _, quiet, mv, child) in children {
             let gain = banked(&child, me) - banked(&pos, me);
             let board = child.normalized().board();
             let (lo, hi, fresh) = if quiet {
                 self.window_bounds(line, &child)
             } else {
-                let (lo, hi) = self.fresh_bounds(&board);
-                (lo, hi, true)
+                let k = self.fresh_known(&board);
+                (i32::from(k.lower), i32::from(k.upper), true)
             };
             // The child's bounds may settle the move.
             if gain - lo <= alpha {
@@ -400,10 +541,12 @@ impl RepetitionSearch {
             }
             if gain - hi >= beta {
                 self.stats.bound_cutoffs += 1;
-                return Ok(beta);
+                alpha = beta;
+                best = Some(mv);
+                break;
             }
             let v = if fresh {
-                gain - self.fresh_value(&board)?
+                gain - self.fresh_search(&board, gain - beta, gain - alpha)?
             } else {
                 line.play(self, mv);
                 let v = gain - self.search(line, gain - beta, gain - alpha)?;
@@ -412,20 +555,39 @@ impl RepetitionSearch {
             };
             if v > alpha {
                 alpha = v;
+                best = Some(mv);
                 if alpha >= beta {
                     break;
                 }
             }
         }
+        let base = known.unwrap_or(Known {
+            lower: i8::MIN,
+            upper: i8::MAX,
+            best: 0,
+        });
+        self.remember(key, base.narrowed(alpha0, beta, alpha, best));
         Ok(alpha)
     }
 }
 
-/// A game being searched, with the component of each position of its window
-/// (its board turned to its mover) and its split (South's row minus North's).
+/// One position of a [`Line`]'s window.
+struct WindowEntry {
+    /// The component of its board turned to its mover.
+    component: Option<u32>,
+    /// South's row minus North's.
+    south_split: i32,
+    mover: Player,
+    /// Two hashes of its board turned to its mover, for a position keyed
+    /// with the same mover (`[0]`) and with the other (`[1]`).
+    hashes: [u128; 2],
+}
+
+/// A game being searched, with what the search needs of each position of its
+/// window.
 struct Line {
     game: Game,
-    window: Vec<(Option<u32>, i32)>,
+    window: Vec<WindowEntry>,
 }
 
 impl Line {
@@ -435,11 +597,47 @@ impl Line {
         Line { game, window }
     }
 
-    fn entry(s: &mut RepetitionSearch, p: &Position) -> (Option<u32>, i32) {
+    fn entry(s: &mut RepetitionSearch, p: &Position) -> WindowEntry {
         let b = p.board();
         let south: i32 = b[..6].iter().map(|&x| i32::from(x)).sum();
         let north: i32 = b[6..].iter().map(|&x| i32::from(x)).sum();
-        (s.component(&p.normalized().board()), south - north)
+        let turned = p.normalized().board();
+        let hash = |other_mover: bool, which: u8| {
+            let mut h = DefaultHasher::new();
+            (turned, other_mover, which).hash(&mut h);
+            h.finish()
+        };
+        let both = |other: bool| u128::from(hash(other, 0)) << 64 | u128::from(hash(other, 1));
+        WindowEntry {
+            component: s.component(&turned),
+            south_split: south - north,
+            mover: p.to_move(),
+            hashes: [both(false), both(true)],
+        }
+    }
+
+    /// The fingerprint of the positions of the window in `component` (all of
+    /// them for `None`), for a position whose mover is `mover`: the sum of
+    /// their 128-bit hashes (a set of positions keyed as one, seen from that
+    /// mover, so that a position and its mirror share a key). 0 for none;
+    /// two different sets share one only by a 128-bit hash collision.
+    fn fingerprint(&self, component: Option<u32>, mover: Player, upto: usize) -> u128 {
+        self.window[..upto]
+            .iter()
+            .filter(|e| component.is_none() || e.component == component)
+            .fold(0u128, |f, e| {
+                f.wrapping_add(e.hashes[usize::from(e.mover != mover)])
+            })
+    }
+
+    /// The key of the current position: its board turned to its mover, and
+    /// the fingerprint of the positions before it in its window that play can
+    /// come back to.
+    fn key(&self) -> PathKey {
+        let pos = self.game.position();
+        let last = self.window.len() - 1;
+        let fp = self.fingerprint(self.window[last].component, pos.to_move(), last);
+        (pos.normalized().board(), fp)
     }
 
     /// Plays `mv`, a legal move that captures nothing.
