@@ -6,7 +6,7 @@
 //!
 //! ```sh
 //! cargo run --release -p ayo-solve --example oware_reach -- --dir DB_DIR \
-//!     [--per-bucket 30] [--budget 2000000] [--seed 1] [--verbose]
+//!     [--per-bucket 30] [--budget 2000000] [--seed 1] [--max-seeds 12] [--verbose]
 //! ```
 //!
 //! The games: from the start, a capturing move (the largest) with
@@ -35,6 +35,7 @@ struct Args {
     per_bucket: usize,
     budget: u64,
     seed: u64,
+    max_seeds: u32,
     verbose: bool,
 }
 
@@ -44,6 +45,7 @@ fn args() -> Result<Args, String> {
         per_bucket: 30,
         budget: 2_000_000,
         seed: 1,
+        max_seeds: 12,
         verbose: false,
     };
     let mut it = std::env::args().skip(1);
@@ -54,6 +56,7 @@ fn args() -> Result<Args, String> {
             "--per-bucket" => a.per_bucket = value()?.parse().map_err(|e| format!("{e}"))?,
             "--budget" => a.budget = value()?.parse().map_err(|e| format!("{e}"))?,
             "--seed" => a.seed = value()?.parse().map_err(|e| format!("{e}"))?,
+            "--max-seeds" => a.max_seeds = value()?.parse().map_err(|e| format!("{e}"))?,
             "--verbose" => a.verbose = true,
             other => return Err(format!("unknown argument {other}")),
         }
@@ -123,6 +126,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("|---|---|---|---|---|---|---|");
     for (b, games) in buckets.iter().enumerate() {
+        if BUCKETS[b].1 > a.max_seeds {
+            break;
+        }
         let t0 = Instant::now();
         let (mut all, mut closed_nodes, mut windows) = (Vec::new(), Vec::new(), Vec::new());
         for g in games {
@@ -153,6 +159,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             format!("{lo}–{hi}")
         };
+        if a.verbose {
+            eprintln!("{:?}", search.stats());
+        }
         let show = |m: Option<u64>| m.map_or("–".to_string(), |m| m.to_string());
         println!(
             "| {name} | {} | {} | {} | {} | {} | {:.1} |",

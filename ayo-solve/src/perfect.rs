@@ -268,7 +268,7 @@ impl Perfect {
         let exact = self.exact.move_values(game).ok().flatten();
         self.exact.set_budget(None);
         self.exact.set_deadline(None);
-        let scored = exact?
+        let scored: Vec<Scored> = exact?
             .into_iter()
             .map(|m| {
                 let child = game
@@ -287,7 +287,10 @@ impl Perfect {
                 }
             })
             .collect();
-        self.last = if self.exact.stats().nodes > nodes_before {
+        // A value can be found without a node: by the bounds of the root's
+        // component given its window.
+        self.last = if self.exact.stats().nodes > nodes_before || scored.iter().any(|s| s.searched)
+        {
             Source::Search
         } else {
             Source::Database

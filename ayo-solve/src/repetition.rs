@@ -3,16 +3,12 @@
 //! a game on a repeated position (each player taking their own row), down to
 //! the board-only databases.
 //!
-//! Between captures a value depends on the path: the window decides which
-//! position repeats. But only through the positions of the window that play
-//! can come back to, those in the position's strongly connected component of
-//! the capture-free move graph ([`crate::components`]): so what a search
-//! finds (bounds, and the move that decided them) is remembered under the
-//! position and those positions (`PathKey`), for later passes of MTD(f)
-//! and for the same position reached again with the same of them. A capture
-//! starts a fresh window, so the value after a capture depends on the board
-//! alone: it is read from the databases where the board's bounds agree, and
-//! otherwise searched from a fresh window and remembered.
+//! Between captures a value depends on the path (the window decides which
+//! position repeats), so it is searched, not stored. A capture starts a
+//! fresh window, so the value after a capture depends on the board alone:
+//! it is read from the databases where the board's bounds agree, and
+//! otherwise searched from a fresh window, what the search finds (bounds,
+//! and the move that decided them) remembered.
 //!
 //! **Why a board whose bounds agree (`lo == hi`, [`Database::board_bounds`])
 //! holds the game's value after a capture.** `lo` is the least fixpoint of
@@ -41,7 +37,6 @@
 //! ([`crate::solve_rules`]; it never changes who wins).
 
 use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -49,17 +44,23 @@ use ayo_core::players::Proof;
 use ayo_core::{Game, Move, Player, Position, Rules, PITS};
 
 use crate::components::components;
-use crate::index::{layer_size, rank};
+use crate::index::{layer_size, rank, unrank};
 use crate::threads::on_search_thread;
-use crate::{seeds, solve_rules, south_position, Database, DbError};
+use crate::{
+    child_view, own_side_split, seeds, solve_rules, south_position, stuck_value, Database, DbError,
+};
 
 /// The largest layer whose components are computed (boards): layers up to
 /// 11 seeds. Above it every move is taken to be able to come back.
 const COMPONENTS_MAX_BOARDS: u64 = 800_000;
 
-/// Positions remembered with their window at most (past it the table of
-/// [`RepetitionSearch::paths`] starts again empty: only a cache).
-const PATHS_MAX: usize = 1 << 21;
+/// The largest component (boards) whose bounds given the root's window are
+/// computed ([`WindowComponent`]).
+const WINDOW_COMPONENT_MAX: usize = 100_000;
+
+/// Sweeps at most of those bounds' fixpoint iteration (every sweep's bounds
+/// hold: more only tighten them).
+const WINDOW_COMPONENT_SWEEPS: usize = 256;
 
 /// Ran out of node budget or time.
 struct OutOfBudget;
@@ -93,11 +94,6 @@ impl Known {
     }
 }
 
-/// A position and the positions of its window that play can come back to:
-/// its board turned to its mover, and a fingerprint of that set
-/// ([`Line::fingerprint`]; 0 for none: a fresh window).
-type PathKey = ([u8; PITS], u128);
-
 /// Counters of a [`RepetitionSearch`]'s work since it was made.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RepetitionStats {
@@ -113,6 +109,10 @@ pub struct RepetitionStats {
     pub component_exits: u64,
     /// Moves into a fresh board whose databases' bounds alone decided a cutoff.
     pub bound_cutoffs: u64,
+    /// Positions worth their board's fresh value that what is known of it
+    /// (the databases' bounds, narrowed by earlier searches) decided without
+    /// a search.
+    pub table_cutoffs: u64,
 }
 
 /// The exact value of one legal move under the repetition rule.
@@ -137,13 +137,11 @@ pub struct RepetitionSearch {
     /// What is known of the values of boards (South to move) with a fresh
     /// window.
     fresh: HashMap<[u8; PITS], Known>,
-    /// What is known of the values of positions with a window that play can
-    /// come back to (the value depends on that window only through the
-    /// positions of it in the position's component, [`PathKey`]).
-    paths: HashMap<PathKey, Known>,
     /// The components of each layer's capture-free move graph, by rank
     /// (`None`: too large a layer, or no memory for it).
     components: HashMap<usize, Option<Vec<u32>>>,
+    /// The bounds of the current root's component given its window.
+    root_component: Option<WindowComponent>,
     stats: RepetitionStats,
     budget: Option<u64>,
     deadline: Option<Instant>,
@@ -165,8 +163,8 @@ impl RepetitionSearch {
         RepetitionSearch {
             db: db.into(),
             fresh: HashMap::new(),
-            paths: HashMap::new(),
             components: HashMap::new(),
+            root_component: None,
             stats: RepetitionStats::default(),
             budget: None,
             deadline: None,
@@ -195,16 +193,14 @@ impl RepetitionSearch {
         &self.stats
     }
 
-    /// Values remembered (bounds on them): boards with a fresh window, and
-    /// positions with the part of their window that play can come back to.
+    /// Boards remembered with what is known of their fresh-window value.
     pub fn table_len(&self) -> usize {
-        self.fresh.len() + self.paths.len()
+        self.fresh.len()
     }
 
     /// Forgets the remembered values (their memory grows with every search).
     pub fn clear_table(&mut self) {
         self.fresh.clear();
-        self.paths.clear();
     }
 
     /// The value of `board` (South to move) at the start of a window (after
@@ -246,7 +242,11 @@ impl RepetitionSearch {
         let game = window_game(rules, game);
         on_search_thread(self, |s| {
             let mut line = Line::new(s, game);
-            s.root_moves(&mut line).ok()
+            s.root_component = s.window_component(&line);
+            line.covered = line.window.len();
+            let moves = s.root_moves(&mut line).ok();
+            s.root_component = None;
+            moves
         })
     }
 
@@ -341,29 +341,13 @@ impl RepetitionSearch {
         })
     }
 
-    /// What is known of the value of the position keyed `key`.
-    fn known(&self, key: &PathKey) -> Option<Known> {
-        if key.1 == 0 {
-            Some(self.fresh_known(&key.0))
-        } else {
-            self.paths.get(key).copied()
-        }
-    }
-
-    /// Remembers `known` for the position keyed `key` (only a cache: a
+    /// Remembers `known` for `board` with a fresh window (only a cache: a
     /// table that cannot grow starts again empty).
-    fn remember(&mut self, key: PathKey, known: Known) {
-        if key.1 == 0 {
-            if self.fresh.try_reserve(1).is_err() {
-                self.fresh = HashMap::new();
-            }
-            self.fresh.insert(key.0, known);
-        } else {
-            if self.paths.len() >= PATHS_MAX || self.paths.try_reserve(1).is_err() {
-                self.paths = HashMap::new();
-            }
-            self.paths.insert(key, known);
+    fn remember(&mut self, board: [u8; PITS], known: Known) {
+        if self.fresh.try_reserve(1).is_err() {
+            self.fresh = HashMap::new();
         }
+        self.fresh.insert(board, known);
     }
 
     /// Bounds on the value of `board` with a fresh window: the databases'
@@ -405,6 +389,119 @@ impl RepetitionSearch {
         Ok(lo)
     }
 
+    /// The bounds of the component of `line`'s position given its window
+    /// ([`WindowComponent`]), when its layer's components are known and it
+    /// has at most [`WINDOW_COMPONENT_MAX`] boards.
+    fn window_component(&mut self, line: &Line) -> Option<WindowComponent> {
+        let board = line.game.position().normalized().board();
+        let n = seeds(&board);
+        let c = self.component(&board)?;
+        let rules = *self.db.rules();
+        let comp = self.components.get(&n)?.as_ref()?;
+        let ranks: Vec<u64> = (0..comp.len() as u64)
+            .filter(|&r| comp[r as usize] == c)
+            .collect();
+        if ranks.len() > WINDOW_COMPONENT_MAX {
+            return None;
+        }
+        let members: HashMap<u64, u32> = ranks
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| (r, i as u32))
+            .collect();
+        // Values that never change: the window's positions (a repetition)
+        // and boards without a move.
+        let mut fixed: Vec<Option<i8>> = vec![None; 2 * ranks.len()];
+        let mut offs = Vec::with_capacity(ranks.len() + 1);
+        offs.push(0);
+        let mut moves = Vec::new();
+        for (i, &r) in ranks.iter().enumerate() {
+            let x = unrank(n, r);
+            let children = south_position(&x).children(&rules);
+            if children.is_empty() {
+                let v = stuck_value(&rules, &x) as i8;
+                fixed[2 * i] = Some(v);
+                fixed[2 * i + 1] = Some(v);
+            }
+            for (_, child) in children.iter() {
+                let (gain, nb) = child_view(child);
+                let inside = if seeds(&nb) == n {
+                    members.get(&rank(&nb)).copied()
+                } else {
+                    None
+                };
+                moves.push(match inside {
+                    Some(j) => ComponentMove {
+                        to: j,
+                        exit: (0, 0),
+                    },
+                    None => {
+                        let k = self.fresh_known(&nb);
+                        ComponentMove {
+                            to: u32::MAX,
+                            exit: (
+                                (gain - i32::from(k.upper)) as i8,
+                                (gain - i32::from(k.lower)) as i8,
+                            ),
+                        }
+                    }
+                });
+            }
+            offs.push(moves.len());
+        }
+        for (p, e) in line.game.positions().iter().zip(&line.window) {
+            let turned = p.normalized().board();
+            if let (true, Some(&i)) = (e.component == Some(c), members.get(&rank(&turned))) {
+                let node = 2 * i as usize + usize::from(p.to_move() != Player::South);
+                fixed[node] = Some(own_side_split(&turned) as i8);
+            }
+        }
+        let seeds_i8 = n as i8;
+        let mut bounds: Vec<(i8, i8)> = fixed
+            .iter()
+            .map(|f| f.map_or((-seeds_i8, seeds_i8), |v| (v, v)))
+            .collect();
+        for _ in 0..WINDOW_COMPONENT_SWEEPS {
+            let mut changed = false;
+            for i in 0..ranks.len() {
+                for o in 0..2 {
+                    let node = 2 * i + o;
+                    if fixed[node].is_some() {
+                        continue;
+                    }
+                    let (mut lo, mut hi) = (i8::MIN, i8::MIN);
+                    for m in &moves[offs[i]..offs[i + 1]] {
+                        let (l, h) = if m.to == u32::MAX {
+                            m.exit
+                        } else {
+                            let (clo, chi) = bounds[2 * m.to as usize + 1 - o];
+                            (-chi, -clo)
+                        };
+                        lo = lo.max(l);
+                        hi = hi.max(h);
+                    }
+                    let b = &mut bounds[node];
+                    if lo > b.0 {
+                        b.0 = lo;
+                        changed = true;
+                    }
+                    if hi < b.1 {
+                        b.1 = hi;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        Some(WindowComponent {
+            component: c,
+            members,
+            bounds,
+        })
+    }
+
     /// Bounds on the value of `child`, a move of `line` that captures
     /// nothing, for its mover, and whether its window is in effect fresh.
     ///
@@ -417,36 +514,40 @@ impl RepetitionSearch {
     /// keeps it or meets a position of the window, which ends the game with
     /// that position's split (no capture since: the stores are the same);
     /// likewise the opponent's and an upper bound. So the value lies between
-    /// the fresh bounds widened by those splits, and within what an earlier
-    /// search of the child with the same positions of its window found.
+    /// the fresh bounds widened by those splits.
     fn window_bounds(&mut self, line: &Line, child: &Position) -> (i32, i32, bool) {
         let board = child.normalized().board();
-        let fresh_known = self.fresh_known(&board);
-        let (mut lo, mut hi) = (i32::from(fresh_known.lower), i32::from(fresh_known.upper));
         let c = self.component(&board);
+        // The root's window's positions are counted in the root component's
+        // bounds: only the line's since the root widen them.
+        let (covered, from) = match &self.root_component {
+            Some(w) if line.covered > 0 && Some(w.component) == c => {
+                (w.bounds_of(child), line.covered)
+            }
+            _ => (None, 0),
+        };
+        let (mut lo, mut hi) = covered.unwrap_or_else(|| {
+            let k = self.fresh_known(&board);
+            (i32::from(k.lower), i32::from(k.upper))
+        });
+        let from = if covered.is_some() { from } else { 0 };
         let sign = if child.to_move() == Player::South {
             1
         } else {
             -1
         };
         let mut fresh = c.is_some();
-        for e in &line.window {
+        for (i, e) in line.window.iter().enumerate() {
             if c.is_some() && e.component != c {
                 continue;
             }
             fresh = false;
-            lo = lo.min(sign * e.south_split);
-            hi = hi.max(sign * e.south_split);
-        }
-        if fresh {
-            self.stats.component_exits += 1;
-        } else {
-            let fp = line.fingerprint(c, child.to_move(), line.window.len());
-            if let Some(k) = self.paths.get(&(board, fp)) {
-                lo = lo.max(i32::from(k.lower));
-                hi = hi.min(i32::from(k.upper));
+            if i >= from {
+                lo = lo.min(sign * e.south_split);
+                hi = hi.max(sign * e.south_split);
             }
         }
+        self.stats.component_exits += u64::from(fresh);
         (lo, hi, fresh)
     }
 
@@ -490,19 +591,24 @@ impl RepetitionSearch {
             let fin = i32::from(o.scores[me.index()]) - i32::from(o.scores[me.opponent().index()]);
             return Ok(fin - banked(&pos, me));
         }
-        let key = line.key();
-        let known = self.known(&key);
+        // A position whose window holds none of its component but itself is
+        // worth its board's fresh value: what is known of it decides or
+        // orders its search, and what this one finds is remembered.
+        let fresh = line.fresh_board();
+        let known = fresh.map(|b| self.fresh_known(&b));
         if let Some(k) = known {
             if i32::from(k.lower) >= beta {
+                self.stats.table_cutoffs += 1;
                 return Ok(beta);
             }
             if i32::from(k.upper) <= alpha {
+                self.stats.table_cutoffs += 1;
                 return Ok(alpha);
             }
         }
         self.expand()?;
         // Order only speeds the search up: the move that decided an earlier
-        // search of this position first, then the moves the databases rate
+        // search of this board first, then the moves the databases rate
         // best, captures before the rest on ties.
         let first = known.map_or(0, |k| k.best);
         let mut children: Vec<(bool, i32, bool, Move, Position)> = line
@@ -561,13 +667,51 @@ impl RepetitionSearch {
                 }
             }
         }
-        let base = known.unwrap_or(Known {
-            lower: i8::MIN,
-            upper: i8::MAX,
-            best: 0,
-        });
-        self.remember(key, base.narrowed(alpha0, beta, alpha, best));
+        if let (Some(board), Some(k)) = (fresh, known) {
+            self.remember(board, k.narrowed(alpha0, beta, alpha, best));
+        }
         Ok(alpha)
+    }
+}
+
+/// Bounds on the values of the positions of the root's component, given the
+/// root's window ([`RepetitionSearch::window_component`]).
+///
+/// They are the least and greatest fixpoints of the component's max
+/// equations over positions (both movers), from `−n` and `+n`: the window's
+/// positions end the game with their split; a move out of the component (a
+/// capture, or into a component that holds none of the window) is worth what
+/// is known of its board with a fresh window; endless play counts as the
+/// mover's worst (`lo`) and best (`hi`). As for the databases (module docs)
+/// the mover forces `lo` by always moving to a position whose bound was
+/// reached at an earlier update: on that line no position comes twice but
+/// the window's, which end the game as counted. A position searched from the
+/// root has the root's window and the line since: the line's positions can
+/// come again, so its bounds are these widened by their splits.
+#[derive(Debug)]
+struct WindowComponent {
+    component: u32,
+    /// The component's boards (South to move) by rank: their index.
+    members: HashMap<u64, u32>,
+    /// `(lo, hi)` for the mover of member `i`'s board with South to move
+    /// (`2i`) and of its mirror with North to move (`2i + 1`).
+    bounds: Vec<(i8, i8)>,
+}
+
+/// One move of a [`WindowComponent`]'s board: into member `to` (`u32::MAX`:
+/// out of the component, worth `exit` = (lo, hi) for the mover).
+#[derive(Clone, Copy, Debug)]
+struct ComponentMove {
+    to: u32,
+    exit: (i8, i8),
+}
+
+impl WindowComponent {
+    /// The bounds of `pos` (in the component), for its mover.
+    fn bounds_of(&self, pos: &Position) -> Option<(i32, i32)> {
+        let i = *self.members.get(&rank(&pos.normalized().board()))?;
+        let (lo, hi) = self.bounds[2 * i as usize + usize::from(pos.to_move() != Player::South)];
+        Some((i32::from(lo), i32::from(hi)))
     }
 }
 
@@ -577,10 +721,6 @@ struct WindowEntry {
     component: Option<u32>,
     /// South's row minus North's.
     south_split: i32,
-    mover: Player,
-    /// Two hashes of its board turned to its mover, for a position keyed
-    /// with the same mover (`[0]`) and with the other (`[1]`).
-    hashes: [u128; 2],
 }
 
 /// A game being searched, with what the search needs of each position of its
@@ -588,56 +728,43 @@ struct WindowEntry {
 struct Line {
     game: Game,
     window: Vec<WindowEntry>,
+    /// The window's first positions counted in the search's root component
+    /// bounds (0: none, a line of its own).
+    covered: usize,
 }
 
 impl Line {
     /// `game`, whose positions are all in its window.
     fn new(s: &mut RepetitionSearch, game: Game) -> Line {
         let window = game.positions().iter().map(|p| Line::entry(s, p)).collect();
-        Line { game, window }
+        Line {
+            game,
+            window,
+            covered: 0,
+        }
     }
 
     fn entry(s: &mut RepetitionSearch, p: &Position) -> WindowEntry {
         let b = p.board();
         let south: i32 = b[..6].iter().map(|&x| i32::from(x)).sum();
         let north: i32 = b[6..].iter().map(|&x| i32::from(x)).sum();
-        let turned = p.normalized().board();
-        let hash = |other_mover: bool, which: u8| {
-            let mut h = DefaultHasher::new();
-            (turned, other_mover, which).hash(&mut h);
-            h.finish()
-        };
-        let both = |other: bool| u128::from(hash(other, 0)) << 64 | u128::from(hash(other, 1));
         WindowEntry {
-            component: s.component(&turned),
+            component: s.component(&p.normalized().board()),
             south_split: south - north,
-            mover: p.to_move(),
-            hashes: [both(false), both(true)],
         }
     }
 
-    /// The fingerprint of the positions of the window in `component` (all of
-    /// them for `None`), for a position whose mover is `mover`: the sum of
-    /// their 128-bit hashes (a set of positions keyed as one, seen from that
-    /// mover, so that a position and its mirror share a key). 0 for none;
-    /// two different sets share one only by a 128-bit hash collision.
-    fn fingerprint(&self, component: Option<u32>, mover: Player, upto: usize) -> u128 {
-        self.window[..upto]
+    /// The current position's board turned to its mover, if no position
+    /// before it in its window shares its component (with the components
+    /// unknown: if there is none before it), so that it is worth that
+    /// board's fresh value.
+    fn fresh_board(&self) -> Option<[u8; PITS]> {
+        let (current, before) = self.window.split_last().expect("a window");
+        let c = current.component;
+        before
             .iter()
-            .filter(|e| component.is_none() || e.component == component)
-            .fold(0u128, |f, e| {
-                f.wrapping_add(e.hashes[usize::from(e.mover != mover)])
-            })
-    }
-
-    /// The key of the current position: its board turned to its mover, and
-    /// the fingerprint of the positions before it in its window that play can
-    /// come back to.
-    fn key(&self) -> PathKey {
-        let pos = self.game.position();
-        let last = self.window.len() - 1;
-        let fp = self.fingerprint(self.window[last].component, pos.to_move(), last);
-        (pos.normalized().board(), fp)
+            .all(|e| c.is_some() && e.component != c)
+            .then(|| self.game.position().normalized().board())
     }
 
     /// Plays `mv`, a legal move that captures nothing.
