@@ -140,8 +140,6 @@ pub struct RepetitionSearch {
     /// The components of each layer's capture-free move graph, by rank
     /// (`None`: too large a layer, or no memory for it).
     components: HashMap<usize, Option<Vec<u32>>>,
-    /// The bounds of the current root's component given its window.
-    root_component: Option<WindowComponent>,
     stats: RepetitionStats,
     budget: Option<u64>,
     deadline: Option<Instant>,
@@ -164,7 +162,6 @@ impl RepetitionSearch {
             db: db.into(),
             fresh: HashMap::new(),
             components: HashMap::new(),
-            root_component: None,
             stats: RepetitionStats::default(),
             budget: None,
             deadline: None,
@@ -242,11 +239,7 @@ impl RepetitionSearch {
         let game = window_game(rules, game);
         on_search_thread(self, |s| {
             let mut line = Line::new(s, game);
-            s.root_component = s.window_component(&line);
-            line.covered = line.window.len();
-            let moves = s.root_moves(&mut line).ok();
-            s.root_component = None;
-            moves
+            s.root_moves(&mut line).ok()
         })
     }
 
@@ -254,6 +247,17 @@ impl RepetitionSearch {
         let pos = *line.game.position();
         let me = pos.to_move();
         let mut out = Vec::with_capacity(line.game.children().len());
+        // The component's bounds serve only moves that stay in it.
+        let c = self.component(&pos.normalized().board());
+        let mut stays = false;
+        for (_, child) in line.game.children() {
+            stays |= c.is_some()
+                && child.no_capture() != 0
+                && self.component(&child.normalized().board()) == c;
+        }
+        if stays {
+            self.bound_component(line)?;
+        }
         for (mv, child) in line.game.children().to_vec() {
             let gain = banked(&child, me) - banked(&pos, me);
             let board = child.normalized().board();
@@ -502,6 +506,19 @@ impl RepetitionSearch {
         })
     }
 
+    /// Computes the bounds of the component of `line`'s position given its
+    /// window ([`WindowComponent`]) for the search below it, if the component
+    /// is known and has at most [`WINDOW_COMPONENT_MAX`] boards. Every board
+    /// of the component is expanded: they count as nodes.
+    fn bound_component(&mut self, line: &mut Line) -> Result<(), OutOfBudget> {
+        if let Some(w) = self.window_component(line) {
+            self.stats.nodes += w.members.len() as u64;
+            self.check_budget()?;
+            line.bounds = Some((line.window.len(), w));
+        }
+        Ok(())
+    }
+
     /// Bounds on the value of `child`, a move of `line` that captures
     /// nothing, for its mover, and whether its window is in effect fresh.
     ///
@@ -520,10 +537,8 @@ impl RepetitionSearch {
         let c = self.component(&board);
         // The root's window's positions are counted in the root component's
         // bounds: only the line's since the root widen them.
-        let (covered, from) = match &self.root_component {
-            Some(w) if line.covered > 0 && Some(w.component) == c => {
-                (w.bounds_of(child), line.covered)
-            }
+        let (covered, from) = match &line.bounds {
+            Some((from, w)) if Some(w.component) == c => (w.bounds_of(child), *from),
             _ => (None, 0),
         };
         let (mut lo, mut hi) = covered.unwrap_or_else(|| {
@@ -566,6 +581,11 @@ impl RepetitionSearch {
     /// Counts a node; out of budget past the node limit or the deadline.
     fn expand(&mut self) -> Result<(), OutOfBudget> {
         self.stats.nodes += 1;
+        self.check_budget()
+    }
+
+    /// Out of budget past the node limit or the deadline.
+    fn check_budget(&mut self) -> Result<(), OutOfBudget> {
         if self
             .budget
             .is_some_and(|b| self.stats.nodes - self.start > b)
@@ -728,9 +748,9 @@ struct WindowEntry {
 struct Line {
     game: Game,
     window: Vec<WindowEntry>,
-    /// The window's first positions counted in the search's root component
-    /// bounds (0: none, a line of its own).
-    covered: usize,
+    /// Bounds of the component given the window's first positions, and how
+    /// many they are (the root's window; `None` for a line of a fresh board).
+    bounds: Option<(usize, WindowComponent)>,
 }
 
 impl Line {
@@ -740,7 +760,7 @@ impl Line {
         Line {
             game,
             window,
-            covered: 0,
+            bounds: None,
         }
     }
 
