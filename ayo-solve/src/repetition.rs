@@ -30,7 +30,9 @@
 //! window starts, in effect, a fresh window: its board's value is read or
 //! remembered like a capture's. Inside a component the search follows the
 //! window, and prunes by those bounds widened by the splits of the window's
-//! positions there (`RepetitionSearch::window_bounds`).
+//! positions there (`RepetitionSearch::window_bounds`); in the root's
+//! component, by bounds that count the root's window exactly
+//! (`WindowComponent`), widened only by the line since the root.
 //!
 //! No rule is re-implemented: moves, captures, repetitions and the end of
 //! the game come from [`Game`]; the target is removed as for the databases
