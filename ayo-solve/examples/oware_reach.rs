@@ -6,7 +6,7 @@
 //!
 //! ```sh
 //! cargo run --release -p ayo-solve --example oware_reach -- --dir DB_DIR \
-//!     [--per-bucket 30] [--budget 2000000] [--seed 1] [--max-seeds 12] [--verbose]
+//!     [--per-bucket 30] [--budget 2000000] [--seed 1] [--min-seeds 1] [--max-seeds 12] [--verbose]
 //! ```
 //!
 //! The games: from the start, a capturing move (the largest) with
@@ -35,6 +35,7 @@ struct Args {
     per_bucket: usize,
     budget: u64,
     seed: u64,
+    min_seeds: u32,
     max_seeds: u32,
     verbose: bool,
 }
@@ -45,6 +46,7 @@ fn args() -> Result<Args, String> {
         per_bucket: 30,
         budget: 2_000_000,
         seed: 1,
+        min_seeds: 1,
         max_seeds: 12,
         verbose: false,
     };
@@ -56,6 +58,7 @@ fn args() -> Result<Args, String> {
             "--per-bucket" => a.per_bucket = value()?.parse().map_err(|e| format!("{e}"))?,
             "--budget" => a.budget = value()?.parse().map_err(|e| format!("{e}"))?,
             "--seed" => a.seed = value()?.parse().map_err(|e| format!("{e}"))?,
+            "--min-seeds" => a.min_seeds = value()?.parse().map_err(|e| format!("{e}"))?,
             "--max-seeds" => a.max_seeds = value()?.parse().map_err(|e| format!("{e}"))?,
             "--verbose" => a.verbose = true,
             other => return Err(format!("unknown argument {other}")),
@@ -126,8 +129,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("|---|---|---|---|---|---|---|");
     for (b, games) in buckets.iter().enumerate() {
-        if BUCKETS[b].1 > a.max_seeds {
-            break;
+        if BUCKETS[b].1 > a.max_seeds || BUCKETS[b].0 < a.min_seeds {
+            continue;
         }
         let t0 = Instant::now();
         let (mut all, mut closed_nodes, mut windows) = (Vec::new(), Vec::new(), Vec::new());
