@@ -11,6 +11,18 @@ pub(crate) const PIT_ONES: u128 = ones(0, 12);
 pub(crate) const PITS_MASK: u128 = PIT_ONES * 0xFF;
 pub(crate) const ROW_MASK: [u128; 2] = [ones(0, 6) * 0xFF, ones(6, 6) * 0xFF];
 
+/// `CLEAR[i]`: every byte but pit `i`'s (a table load beats a variable
+/// `u128` shift).
+pub(crate) const CLEAR: [u128; PITS] = {
+    let mut t = [0u128; PITS];
+    let mut i = 0;
+    while i < PITS {
+        t[i] = !(0xFFu128 << (8 * i));
+        i += 1;
+    }
+    t
+};
+
 /// One in the low bit of each of the `len` bytes from byte `first`.
 pub(crate) const fn ones(first: usize, len: usize) -> u128 {
     let mut m = 0u128;
@@ -24,9 +36,12 @@ pub(crate) const fn ones(first: usize, len: usize) -> u128 {
 
 /// Pit (or store) `i`'s byte, read through memory (a store forwarded to a
 /// one-byte load takes fewer instructions than a variable 128-bit shift).
+/// The index is masked rather than bounds-checked (one instruction, not
+/// two, for an index that is always in range).
 #[inline(always)]
 pub(crate) const fn byte(cells: u128, i: usize) -> u8 {
-    cells.to_le_bytes()[i]
+    debug_assert!(i < 16);
+    cells.to_le_bytes()[i % 16]
 }
 
 #[inline(always)]

@@ -8,35 +8,32 @@
 //! `i`, bytes 12 and 13 = the stores) and its additive key, and is inlined
 //! into the sowing loop of its rule family.
 
-use crate::board::{byte, ROW_MASK};
+use crate::board::{byte, CLEAR, ROW_MASK};
 use crate::hash::{PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::{GrandSlam, Rules};
 
-/// Pit `pit`'s byte.
+/// Whether a capture that keeps only the bytes of `kept` (every pit taken
+/// cleared) would leave `opp`'s row empty.
 #[inline(always)]
-const fn pit_mask(pit: usize) -> u128 {
-    0xFFu128 << (8 * pit)
+pub(crate) fn is_grand_slam(cells: u128, opp: usize, kept: u128) -> bool {
+    cells & ROW_MASK[opp] & kept == 0
 }
 
-/// Whether taking the pits of `taken` would leave `opp`'s row empty.
+/// Whether a capture that keeps the bytes of `kept` stands: always, unless
+/// it is a grand slam and the rules forbid those (the rule asked first: it
+/// is one load, the row a few 128-bit operations).
 #[inline(always)]
-pub(crate) fn is_grand_slam(cells: u128, opp: usize, taken: u128) -> bool {
-    cells & ROW_MASK[opp] & !taken == 0
-}
-
-/// Whether a capture that takes `taken` from `opp`'s row stands: always,
-/// unless it is a grand slam and the rules forbid those.
-#[inline(always)]
-fn capture_stands(rules: &Rules, cells: u128, opp: usize, taken: u128) -> bool {
-    !(is_grand_slam(cells, opp, taken) && rules.grand_slam() == GrandSlam::NoCapture)
+fn capture_stands(rules: &Rules, cells: u128, opp: usize, kept: u128) -> bool {
+    !(rules.grand_slam() == GrandSlam::NoCapture && is_grand_slam(cells, opp, kept))
 }
 
 /// Whether the last seed, in pit `last` now holding `count`, starts a 2-or-3
 /// capture: it made 2 or 3, in the opponent's row.
 #[inline(always)]
 pub(crate) fn makes_two_or_three(last: usize, count: u8, opp: usize) -> bool {
-    // The count first: it fails more often and is cheaper than the row.
-    (count == 2 || count == 3) && last / 6 == opp
+    // The count first: it fails more often and is cheaper than the row
+    // (a comparison, where `last / 6` is a multiply).
+    (count == 2 || count == 3) && usize::from(last >= 6) == opp
 }
 
 /// The 2-or-3 chain: pit `last` (see [`makes_two_or_three`]) and, walking
@@ -55,7 +52,7 @@ pub(crate) fn capture_two_three(
     let opp = 1 - me;
     let mut i = last;
     let mut take = 0u32;
-    let mut taken = 0u128;
+    let mut kept = !0u128;
     let mut weight = 0u64;
     loop {
         let v = byte(cells, i);
@@ -63,18 +60,18 @@ pub(crate) fn capture_two_three(
             break;
         }
         take += u32::from(v);
-        taken |= pit_mask(i);
+        kept &= CLEAR[i];
         weight = weight.wrapping_add(u64::from(v).wrapping_mul(PIT_WEIGHT[i]));
         if i == opp * 6 {
             break;
         }
         i -= 1;
     }
-    if !capture_stands(rules, cells, opp, taken) {
+    if !capture_stands(rules, cells, opp, kept) {
         return None;
     }
     Some((
-        (cells & !taken) + (u128::from(take) << (8 * (12 + me))),
+        (cells & kept) + (u128::from(take) << (8 * (12 + me))),
         key.wrapping_sub(weight)
             .wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me])),
     ))
@@ -96,15 +93,15 @@ pub(crate) fn capture_across(
     let opp = 1 - me;
     let facing = 11 - last;
     let f = byte(cells, facing);
-    if f == 0 || !capture_stands(rules, cells, opp, pit_mask(facing)) {
+    if f == 0 || !capture_stands(rules, cells, opp, CLEAR[facing]) {
         return None;
     }
     let mut take = u32::from(f);
-    let mut c = cells & !pit_mask(facing);
+    let mut c = cells & CLEAR[facing];
     let mut h = key.wrapping_sub(u64::from(f).wrapping_mul(PIT_WEIGHT[facing]));
     if rules.capturing_seed_taken() {
         take += 1;
-        c &= !pit_mask(last);
+        c &= CLEAR[last];
         h = h.wrapping_sub(PIT_WEIGHT[last]);
     }
     Some((

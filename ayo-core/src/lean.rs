@@ -23,6 +23,9 @@ enum Moves {
     NonEmpty,
     /// Every candidate sown: `legal` and `children` are exact.
     Sown,
+    /// The game is over: `outcome` is set and `legal` is 0 (one field for
+    /// the hot paths to test).
+    Over,
 }
 
 /// A game without undo or move list: the current position, the positions
@@ -103,6 +106,7 @@ impl LeanGame {
     /// Starts again from `position`, keeping the allocations.
     pub fn reset(&mut self, position: Position) {
         self.pos = position;
+        self.outcome = None;
         self.arrive(None);
     }
 
@@ -110,7 +114,7 @@ impl LeanGame {
     /// that is needed to know.
     #[inline]
     pub fn outcome(&mut self) -> Option<Outcome> {
-        if self.outcome.is_none() && self.moves == Moves::Unknown {
+        if self.moves == Moves::Unknown {
             self.sow_all();
         }
         self.outcome
@@ -126,14 +130,11 @@ impl LeanGame {
     /// (0 once the game is over), as [`crate::Game::legal_action_mask`].
     #[inline]
     pub fn legal_mask(&mut self) -> u8 {
-        if self.outcome.is_none() && self.moves == Moves::Unknown {
+        if self.moves == Moves::Unknown {
             self.sow_all();
         }
-        if self.outcome.is_some() {
-            0
-        } else {
-            self.legal
-        }
+        // 0 once the game is over.
+        self.legal
     }
 
     /// Plays mover-relative `action`; on error the game is unchanged and the
@@ -141,11 +142,12 @@ impl LeanGame {
     #[inline]
     pub fn play_action(&mut self, action: u8) -> Result<Move, IllegalMove> {
         let mv = self.pos.move_for_action(action)?;
-        if self.outcome().is_some() {
-            return Err(IllegalMove::GameOver);
+        if self.moves == Moves::Unknown {
+            self.sow_all();
         }
         let bit = 1u8 << action;
         let next = match self.moves {
+            Moves::Over => return Err(IllegalMove::GameOver),
             Moves::Sown if self.legal & bit != 0 => self.children[usize::from(action)],
             Moves::NonEmpty if self.legal & bit != 0 => self
                 .sow(mv.pit())
@@ -170,17 +172,12 @@ impl LeanGame {
         &mut self,
         rng: &mut R,
     ) -> Option<Move> {
-        if self.outcome.is_some() {
-            return None;
-        }
         if self.moves == Moves::Unknown && self.must_feed() {
             self.sow_all();
-            if self.outcome.is_some() {
-                return None;
-            }
         }
         let first = self.pos.to_move().first_pit();
         let (mv, next) = match self.moves {
+            Moves::Over => return None,
             Moves::Sown | Moves::NonEmpty => {
                 let legal = self.legal;
                 // Drawn as when they were not yet known: among the non-empty
@@ -195,7 +192,7 @@ impl LeanGame {
                 } else {
                     draw_among(rng, legal)
                 };
-                let mv = Move::new((first + usize::from(a)) as u8).expect("a pit of the mover");
+                let mv = Move((first + usize::from(a)) as u8);
                 let next = if self.moves == Moves::Sown {
                     self.children[usize::from(a)]
                 } else {
@@ -212,15 +209,13 @@ impl LeanGame {
                 let mut bits = self.pos.nonempty_actions();
                 loop {
                     if bits == 0 {
-                        self.legal = 0;
-                        self.moves = Moves::Sown;
                         self.end(EndReason::NoLegalMove);
                         return None;
                     }
                     let a = draw_among(rng, bits);
                     let pit = first + usize::from(a);
                     if let Some(next) = self.pos.sown_mode::<RELAY, CAP>(&self.rules, pit) {
-                        break (Move::new(pit as u8).expect("a pit of the mover"), next);
+                        break (Move(pit as u8), next);
                     }
                     bits &= !(1 << a);
                 }
@@ -248,39 +243,40 @@ impl LeanGame {
 
     fn end(&mut self, reason: EndReason) {
         self.outcome = Some(self.pos.final_outcome(&self.rules, reason));
+        self.moves = Moves::Over;
+        self.legal = 0;
     }
 
     /// The checks of a new current position, reached by `mv` (`None`: a
     /// new game), in the rules' order ([`end_reason`]): target and move
     /// limit, repetition, then no legal move when that can be told without
     /// sowing (no non-empty pit; otherwise [`LeanGame::sow_all`] finds out).
-    #[inline]
+    /// The game was not over before (`outcome` is `None`). Inlined into
+    /// every caller: out of line, saving and restoring registers costs
+    /// about as much as the checks.
+    #[inline(always)]
     fn arrive(&mut self, mv: Option<Move>) {
-        self.outcome = None;
-        self.moves = Moves::Unknown;
-        self.legal = 0;
         let (rules, pos, window) = (&self.rules, &self.pos, &mut self.window);
         // The pits are read after the other checks: the position was just
         // stored, and reading its mover's row at once stalls on that store.
+        // The closures inlined by force, as `arrive` itself.
         let reason = end_reason(
             rules,
             pos,
             counters_may_end(rules, mv.is_none() || pos.no_capture() == 0),
+            #[inline(always)]
             || rules.repetition() == Repetition::OwnSide && window.arrive(rules, mv, pos),
+            #[inline(always)]
             || pos.nonempty_actions() == 0,
         );
         match reason {
-            Some(reason) => {
-                if reason == EndReason::NoLegalMove {
-                    self.moves = Moves::Sown;
-                }
-                self.end(reason);
-            }
+            Some(reason) => self.end(reason),
             None if nonempty_pits_are_legal(&self.rules, &self.pos) => {
                 self.legal = self.pos.nonempty_actions();
                 self.moves = Moves::NonEmpty;
             }
-            None => {}
+            // `legal` is not read until the moves are known.
+            None => self.moves = Moves::Unknown,
         }
     }
 

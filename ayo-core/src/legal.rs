@@ -120,10 +120,12 @@ impl Position {
     /// without the list (for a caller that keeps the children by action).
     pub(crate) fn children_by_action(&self, rules: &Rules, out: &mut [Position; 6]) -> u8 {
         let mut legal = 0u8;
+        // The action as the pit less the row's first (`Move::action` divides by 6).
+        let first = self.to_move().first_pit();
         let mut keep = |mv: Move, p: Position| {
-            let a = mv.action();
+            let a = mv.pit() - first;
             legal |= 1 << a;
-            out[usize::from(a)] = p;
+            out[a] = p;
         };
         with_family!(rules, |RELAY, CAP| self
             .each_legal_child::<RELAY, CAP>(rules, &mut keep));

@@ -12,7 +12,7 @@ use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::repeat::Window;
 use crate::rules::{Feeding, Repetition, Rules};
-use crate::tables::{COUNT, SELECT};
+use crate::tables::{count, select};
 
 /// How a random playout finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,18 +210,20 @@ fn random_sown<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
 ) -> Option<Position> {
     let first = pos.to_move().first_pit();
     let a = rng.random_range(0..6u32) as usize;
-    let mut bits = pos.nonempty_actions();
-    if bits & (1 << a) != 0 {
+    // The drawn pit's seeds alone (sowing reads them anyway); the set of
+    // non-empty pits only when that pit is empty or relays forever.
+    if pos.seeds(first + a) != 0 {
         let next = pos.sown_mode::<RELAY, CAP>(rules, first + a);
         if !RELAY || next.is_some() {
             *pit = (first + a) as u8;
             return next;
         }
-        bits &= !(1 << a);
     }
+    // Pit `a` struck off: empty, or an endless relay.
+    let mut bits = pos.nonempty_actions() & !(1 << a);
     while bits != 0 {
-        let k = rng.random_range(0..u32::from(COUNT[bits as usize])) as usize;
-        let a = SELECT[bits as usize][k];
+        let k = rng.random_range(0..count(bits)) as usize;
+        let a = select(bits, k);
         let next = pos.sown_mode::<RELAY, CAP>(rules, first + a as usize);
         if !RELAY || next.is_some() {
             *pit = (first + a as usize) as u8;

@@ -4,7 +4,7 @@
 
 use rand::Rng;
 
-use crate::tables::SELECT;
+use crate::tables::{count, select};
 
 /// A uniformly random legal action among `candidates` (a bit set of
 /// mover-relative actions): one drawn uniformly; if `is_legal` refuses it
@@ -35,6 +35,7 @@ pub(crate) fn draw_action<R: Rng + ?Sized>(
 #[inline(always)]
 pub(crate) fn draw_among<R: Rng + ?Sized>(rng: &mut R, actions: u8) -> u8 {
     debug_assert!(actions != 0 && actions < 64);
-    let k = rng.random_range(0..actions.count_ones()) as usize;
-    SELECT[usize::from(actions)][k]
+    // The count from a table: the baseline has no popcount instruction.
+    let k = rng.random_range(0..count(actions)) as usize;
+    select(actions, k)
 }

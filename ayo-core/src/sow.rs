@@ -11,7 +11,7 @@
 //! a few laps) without bounding anything: the state sequence from any point on
 //! is still eventually periodic, and Brent finds the period.
 
-use crate::board::{byte, mover, PITS_MASK, PIT_ONES};
+use crate::board::{byte, mover, CLEAR, PITS_MASK, PIT_ONES};
 use crate::capture::{capture_across, capture_two_three, makes_two_or_three};
 use crate::family::{with_family, ACROSS, COLLECT_FOUR, TWO_THREE};
 use crate::hash::{LAP_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
@@ -35,17 +35,6 @@ const LAP_ONES: [[u128; 13]; 12] = {
     t
 };
 
-/// `CLEAR[i]`: every byte but pit `i`'s (a table load beats a variable `u128` shift).
-const CLEAR: [u128; 12] = {
-    let mut t = [0u128; 12];
-    let mut i = 0;
-    while i < 12 {
-        t[i] = !(0xFFu128 << (8 * i));
-        i += 1;
-    }
-    t
-};
-
 /// The state after a move has been sown (before the turn passes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Sown {
@@ -55,13 +44,14 @@ pub(crate) struct Sown {
     pub captured: bool,
 }
 
-/// Small laps (the common case) with the origin skipped come from tables:
-/// the seeds added to every pit, the key delta, and the last pit.
+/// Small laps (the common case) come from tables, one for each origin rule:
+/// what they add to every pit, the key delta, and the last pit.
 const TABLE_SEEDS: usize = 48;
 
-/// One small lap from a table: the seeds it adds to every pit, its key delta
-/// (the origin emptied included) and its last pit, side by side so that one
-/// index reaches all three.
+/// One small lap from a table: what it adds to the board (the origin's `n`
+/// seeds lifted included, as a wrapping add: the origin held exactly `n`),
+/// its key delta (the origin emptied included) and its last pit, side by side
+/// so that one index reaches all three.
 #[derive(Clone, Copy)]
 struct Lap {
     add: u128,
@@ -69,22 +59,35 @@ struct Lap {
     last: u8,
 }
 
-static LAPS: [[Lap; TABLE_SEEDS]; 12] = {
+/// `[origin][n]`: the lap of `n` seeds from `origin`. Rows 12..16 are never
+/// read: they let the origin be masked rather than bounds-checked.
+type LapTable = [[Lap; TABLE_SEEDS]; 16];
+
+/// The laps of fewer than [`TABLE_SEEDS`] seeds, the origin skipped or not
+/// (the closed form of [`sow_lap`]'s other path).
+const fn lap_table(skip_origin: bool) -> LapTable {
     let mut t = [[Lap {
         add: 0,
         key: 0,
         last: 0,
-    }; TABLE_SEEDS]; 12];
+    }; TABLE_SEEDS]; 16];
+    let period = if skip_origin { 11 } else { 12 };
     let mut o = 0;
     while o < 12 {
+        let full_mask = if skip_origin {
+            PIT_ONES & !(0xFFu128 << (8 * o))
+        } else {
+            PIT_ONES
+        };
         let mut n = 1;
         while n < TABLE_SEEDS {
-            let full = ((n - 1) / 11) as u128;
-            let k = (n - 1) % 11 + 1;
+            let full = (n - 1) / period;
+            let k = (n - 1) % period + 1;
             t[o][n] = Lap {
-                add: full * (PIT_ONES & !(0xFFu128 << (8 * o))) + LAP_ONES[o][k],
+                add: ((full as u128) * full_mask + LAP_ONES[o][k])
+                    .wrapping_sub((n as u128) << (8 * o)),
                 key: (full as u64)
-                    .wrapping_mul(LAP_WEIGHT[o][11])
+                    .wrapping_mul(LAP_WEIGHT[o][period])
                     .wrapping_add(LAP_WEIGHT[o][k])
                     .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o])),
                 last: ((o + k) % 12) as u8,
@@ -94,7 +97,21 @@ static LAPS: [[Lap; TABLE_SEEDS]; 12] = {
         o += 1;
     }
     t
-};
+}
+
+static LAPS_SKIPPING_ORIGIN: LapTable = lap_table(true);
+static LAPS_THROUGH_ORIGIN: LapTable = lap_table(false);
+
+/// The lap table of the rules' origin rule (chosen once a move, so that a
+/// lap tests only its seed count).
+#[inline(always)]
+fn lap_table_for(skip_origin: bool) -> &'static LapTable {
+    if skip_origin {
+        &LAPS_SKIPPING_ORIGIN
+    } else {
+        &LAPS_THROUGH_ORIGIN
+    }
+}
 
 /// Sows the seeds of `pit` for the player to move: every lap, relay,
 /// collection and capture of one move. `None` when the move is an endless
@@ -106,9 +123,19 @@ pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<So
     ))
 }
 
-/// Brent's cycle detection over the lap-start states of a relay move.
+/// Brent's cycle detection over the lap-start states of a relay move,
+/// from the lap after [`CHECK_FROM`] on.
 struct EndlessRelay {
-    laps: u32,
+    /// Laps still to start before the check does.
+    unchecked: u32,
+    /// Brent's state, set up by the first check (most moves never get there,
+    /// and nothing is stored for them).
+    brent: Option<Brent>,
+}
+
+/// Brent's power-of-two search: the state saved, the current power and the
+/// laps since the state was saved.
+struct Brent {
     saved: (u128, usize),
     power: u32,
     lam: u32,
@@ -118,10 +145,8 @@ impl EndlessRelay {
     #[inline(always)]
     fn new() -> EndlessRelay {
         EndlessRelay {
-            laps: 0,
-            saved: (u128::MAX, usize::MAX),
-            power: 1,
-            lam: 0,
+            unchecked: CHECK_FROM,
+            brent: None,
         }
     }
 
@@ -129,43 +154,67 @@ impl EndlessRelay {
     /// state was seen before: the move relays forever.
     #[inline(always)]
     fn repeats(&mut self, cells: u128, origin: usize) -> bool {
-        if self.laps >= CHECK_FROM {
-            let state = (cells & PITS_MASK, origin);
-            if state == self.saved {
-                return true;
-            }
-            self.lam += 1;
-            if self.lam == self.power {
-                self.saved = state;
-                self.power *= 2;
-                self.lam = 0;
-            }
+        if self.unchecked > 0 {
+            self.unchecked -= 1;
+            return false;
         }
-        self.laps += 1;
+        Brent::check(&mut self.brent, cells, origin)
+    }
+}
+
+impl Brent {
+    /// [`EndlessRelay::repeats`] once checking, on Brent's state (`None`
+    /// before the first check).
+    #[inline(always)]
+    fn check(brent: &mut Option<Brent>, cells: u128, origin: usize) -> bool {
+        let state = (cells & PITS_MASK, origin);
+        let Some(b) = brent else {
+            // The first check: nothing saved yet, the state is saved with
+            // the power doubled from 1 (Brent's first step).
+            *brent = Some(Brent {
+                saved: state,
+                power: 2,
+                lam: 0,
+            });
+            return false;
+        };
+        if state == b.saved {
+            return true;
+        }
+        b.lam += 1;
+        if b.lam == b.power {
+            b.saved = state;
+            b.power *= 2;
+            b.lam = 0;
+        }
         false
     }
 }
 
-/// One lap of `n` seeds lifted from `origin` (already emptied), without
-/// collections: one seed to each following pit in turn, skipping the origin
+/// One lap of the `n` seeds of `origin`, without collections: the origin
+/// emptied, then one seed to each following pit in turn, skipping the origin
 /// on laps of 12 or more when the rules say so. Returns the board, the key
-/// and the last pit.
+/// and the last pit. `table` is [`lap_table_for`] the rules.
 #[inline(always)]
 fn sow_lap(
     skip_origin: bool,
+    table: &LapTable,
     cells: u128,
     key: u64,
     origin: usize,
     n: usize,
 ) -> (u128, u64, usize) {
-    if skip_origin && n < TABLE_SEEDS {
-        let lap = &LAPS[origin][n];
+    debug_assert_eq!(usize::from(byte(cells, origin)), n);
+    if n < TABLE_SEEDS {
+        debug_assert!(origin < 12);
+        let lap = &table[origin % 16][n];
         return (
-            cells + lap.add,
+            cells.wrapping_add(lap.add),
             key.wrapping_add(lap.key),
             lap.last as usize,
         );
     }
+    let cells = cells & CLEAR[origin];
     let (full, k) = lap_shape(skip_origin, n);
     let full_mask = if skip_origin {
         PIT_ONES & !(0xFFu128 << (8 * origin))
@@ -215,17 +264,20 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
     let mut o = pit;
     let mut captured = false;
     let skip = rules.skip_origin();
+    let table = lap_table_for(skip);
     let mut endless = EndlessRelay::new();
+    // The seeds lifted: the pit's, then each relay's last count (not read
+    // back from the board).
+    let mut n = byte(c, o) as usize;
 
     loop {
         if RELAY && endless.repeats(c, o) {
             return None;
         }
-        let n = byte(c, o) as usize;
         debug_assert!(n > 0);
-        c &= CLEAR[o];
         let last;
         if CAP == COLLECT_FOUR {
+            c &= CLEAR[o];
             let (full, k) = lap_shape(skip, n);
             last = (o + k) % 12;
             h = h.wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]));
@@ -237,7 +289,7 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
                 break;
             }
         } else {
-            (c, h, last) = sow_lap(skip, c, h, o, n);
+            (c, h, last) = sow_lap(skip, table, c, h, o, n);
         }
 
         let count = byte(c, last);
@@ -250,11 +302,12 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
         if count >= 2 {
             if RELAY {
                 o = last;
+                n = usize::from(count);
                 continue;
             }
             break;
         }
-        if CAP == ACROSS && last / 6 == me {
+        if CAP == ACROSS && usize::from(last >= 6) == me {
             if let Some((nc, nh)) = capture_across(rules, c, h, last, me) {
                 (c, h, captured) = (nc, nh, true);
             }

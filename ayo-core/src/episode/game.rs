@@ -51,11 +51,12 @@ impl EpisodeGame for LeanGame {
     fn outcome(&mut self) -> Option<Outcome> {
         LeanGame::outcome(self)
     }
-    #[inline]
+    // The two moves of an episode's step, inlined into it (the batch loop).
+    #[inline(always)]
     fn play_action(&mut self, action: u8) -> Result<Move, IllegalMove> {
         LeanGame::play_action(self, action)
     }
-    #[inline]
+    #[inline(always)]
     fn play_random(&mut self, rng: &mut Xoshiro256PlusPlus) -> Option<Move> {
         LeanGame::play_random(self, rng)
     }

@@ -480,7 +480,7 @@ impl<G: EpisodeGame> Episode<G> {
             Reward::SeedDifference => f64::from(self.margin(acted.mover) - acted.before),
             Reward::WinLoss => outcome.map_or(0.0, |o| f64::from(o.result_for(acted.mover))),
         };
-        self.finish(opts, acted.mover, reward, outcome.is_some(), None)
+        self.finish(opts, acted.mover, reward, outcome, outcome.is_some(), None)
     }
 
     /// One step with a checked action: the agent's move and the opponent's
@@ -507,7 +507,8 @@ impl<G: EpisodeGame> Episode<G> {
                 self.penalized = true;
                 let mover = self.viewer(opts);
                 let penalty = opts.illegal.penalty().unwrap_or(0.0);
-                self.finish(opts, mover, penalty, true, Some(a))
+                let outcome = self.game.outcome();
+                self.finish(opts, mover, penalty, outcome, true, Some(a))
             }
             Checked::Legal(a) => {
                 let acted = self.act(opts, a);
@@ -517,19 +518,20 @@ impl<G: EpisodeGame> Episode<G> {
         }
     }
 
-    /// Counts the step, sees truncation and the end, and autoresets.
+    /// Counts the step, sees truncation and the end, and autoresets
+    /// (`outcome`: the game's, as the caller has just asked it).
     #[inline(always)]
     fn finish(
         &mut self,
         opts: &EpisodeOptions,
         mover: Player,
         reward: f64,
+        outcome: Option<Outcome>,
         terminated: bool,
         penalized: Option<i64>,
     ) -> Step {
         self.steps += 1;
         let truncated = !terminated && opts.max_steps.is_some_and(|m| self.steps >= m);
-        let outcome = self.game.outcome();
         let mut final_observation = None;
         if terminated || truncated {
             self.done = true;
