@@ -210,17 +210,15 @@ fn random_sown<const RELAY: bool, const CAP: u8, R: Rng + ?Sized>(
 ) -> Option<Position> {
     let first = pos.to_move().first_pit();
     let a = rng.random_range(0..6u32) as usize;
-    // The drawn pit's seeds alone (sowing reads them anyway); the set of
-    // non-empty pits only when that pit is empty or relays forever.
-    if pos.seeds(first + a) != 0 {
+    let mut bits = pos.nonempty_actions();
+    if bits & (1 << a) != 0 {
         let next = pos.sown_mode::<RELAY, CAP>(rules, first + a);
         if !RELAY || next.is_some() {
             *pit = (first + a) as u8;
             return next;
         }
+        bits &= !(1 << a);
     }
-    // Pit `a` struck off: empty, or an endless relay.
-    let mut bits = pos.nonempty_actions() & !(1 << a);
     while bits != 0 {
         let k = rng.random_range(0..count(bits)) as usize;
         let a = select(bits, k);
