@@ -44,8 +44,10 @@ pub(crate) struct Sown {
     pub captured: bool,
 }
 
-/// Small laps (the common case) come from tables, one for each origin rule:
-/// what they add to every pit, the key delta, and the last pit.
+/// Small laps (the common case) with the origin skipped come from a table:
+/// what they add to every pit, the key delta, and the last pit. (A second
+/// table for laps through the origin measured slower in the random playouts
+/// than their closed form: the two tables crowd the L1 cache.)
 const TABLE_SEEDS: usize = 48;
 
 /// One small lap from a table: what it adds to the board (the origin's `n`
@@ -99,19 +101,7 @@ const fn lap_table(skip_origin: bool) -> LapTable {
     t
 }
 
-static LAPS_SKIPPING_ORIGIN: LapTable = lap_table(true);
-static LAPS_THROUGH_ORIGIN: LapTable = lap_table(false);
-
-/// The lap table of the rules' origin rule (chosen once a move, so that a
-/// lap tests only its seed count).
-#[inline(always)]
-fn lap_table_for(skip_origin: bool) -> &'static LapTable {
-    if skip_origin {
-        &LAPS_SKIPPING_ORIGIN
-    } else {
-        &LAPS_THROUGH_ORIGIN
-    }
-}
+static LAPS: LapTable = lap_table(true);
 
 /// Sows the seeds of `pit` for the player to move: every lap, relay,
 /// collection and capture of one move. `None` when the move is an endless
@@ -194,20 +184,19 @@ impl Brent {
 /// One lap of the `n` seeds of `origin`, without collections: the origin
 /// emptied, then one seed to each following pit in turn, skipping the origin
 /// on laps of 12 or more when the rules say so. Returns the board, the key
-/// and the last pit. `table` is [`lap_table_for`] the rules.
+/// and the last pit.
 #[inline(always)]
 fn sow_lap(
     skip_origin: bool,
-    table: &LapTable,
     cells: u128,
     key: u64,
     origin: usize,
     n: usize,
 ) -> (u128, u64, usize) {
     debug_assert_eq!(usize::from(byte(cells, origin)), n);
-    if n < TABLE_SEEDS {
+    if skip_origin && n < TABLE_SEEDS {
         debug_assert!(origin < 12);
-        let lap = &table[origin % 16][n];
+        let lap = &LAPS[origin % 16][n];
         return (
             cells.wrapping_add(lap.add),
             key.wrapping_add(lap.key),
@@ -264,7 +253,6 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
     let mut o = pit;
     let mut captured = false;
     let skip = rules.skip_origin();
-    let table = lap_table_for(skip);
     let mut endless = EndlessRelay::new();
     // The seeds lifted: the pit's, then each relay's last count (not read
     // back from the board).
@@ -289,7 +277,7 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
                 break;
             }
         } else {
-            (c, h, last) = sow_lap(skip, table, c, h, o, n);
+            (c, h, last) = sow_lap(skip, c, h, o, n);
         }
 
         let count = byte(c, last);
