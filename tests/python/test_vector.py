@@ -424,6 +424,39 @@ def test_bad_actions_raise_and_change_nothing() -> None:
         AyoVectorEnv(2).step(np.zeros(2, dtype=np.int64))
 
 
+def test_retyped_output_arrays_are_refused_and_change_nothing() -> None:
+    # The step writes into its own arrays, which the caller holds with
+    # copy=False: one retyped in place is refused before any game moves; an
+    # equivalent dtype (another object for float32) is still written.
+    env = AyoVectorEnv(4, rules="oware", copy=False)
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    env.step(random_legal(rng, env.action_masks()))
+    legal = random_legal(rng, env.action_masks())
+    records = env.records()
+    # Any: numpy's stubs make dtype read-only, but an array's dtype can be set.
+    reward: Any = env.step(legal)[1]
+    assert reward.dtype == np.float64
+    twin = AyoVectorEnv(4, rules="oware", copy=False)
+    twin.reset(seed=0)
+    twin.step(random_legal(np.random.default_rng(0), twin.action_masks()))
+    assert twin.records() == records
+    reward.dtype = np.dtype(np.int64)
+    with pytest.raises(ayo.AyoError, match="reshaped or retyped"):
+        env.step(random_legal(rng, env.action_masks()))
+    reward.dtype = np.dtype(np.float64)
+    observation: Any = obs["observation"]
+    observation.dtype = np.dtype(np.float32, metadata={"unit": "seeds"})
+    assert observation.dtype is not np.dtype(np.float32)
+    twin.step(legal)
+    assert env.records() == twin.records()
+    actions = random_legal(rng, env.action_masks())
+    env.step(actions)
+    twin.step(actions)
+    assert env.records() == twin.records()
+    assert np.array_equal(observation, twin._obs["observation"])
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
