@@ -12,6 +12,8 @@ cargo test --workspace --locked
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 # The fuzz targets build on stable (running them needs cargo-fuzz; see README).
 cargo check --manifest-path fuzz/Cargo.toml --locked
+# The A/B tool of docs/benchmarks.md builds and runs (HEAD against itself).
+bash bench/ab_core.sh HEAD playout oware 4
 
 echo "== C and C++"
 bash ci/c.sh

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# A/B of ayo-core against an earlier commit, in one process (bench/ab_core/main.rs):
+#   bash bench/ab_core.sh BASE [playout|lean] [PRESET] [ROUNDS]
+# builds the working tree's ayo-core and BASE's side by side (in target/ab_core)
+# and prints the median ratio of their rounds. Needs git and cargo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+BASE=${1:?usage: bash bench/ab_core.sh BASE [playout|lean] [PRESET] [ROUNDS]}
+WHAT=${2:-playout}
+PRESET=${3:-ayoayo}
+ROUNDS=${4:-200}
+DIR=$ROOT/target/ab_core
+rm -rf "$DIR/base" "$DIR/harness"
+# Siblings: a path dependency under the harness would join its workspace.
+mkdir -p "$DIR/base" "$DIR/harness/src"
+# BASE's workspace, with ayo-core renamed so that both builds link into one binary.
+git archive "$(git rev-parse --verify "$BASE^{commit}")" | tar -x -C "$DIR/base"
+sed -i 's/^name = "ayo-core"$/name = "ayo-core-base"/' "$DIR/base/ayo-core/Cargo.toml"
+sed -i 's/^members = .*/members = ["ayo-core"]/' "$DIR/base/Cargo.toml"
+cp bench/ab_core/main.rs "$DIR/harness/src/main.rs"
+cat > "$DIR/harness/Cargo.toml" <<TOML
+[package]
+name = "ab_core"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+new = { package = "ayo-core", path = "$ROOT/ayo-core" }
+base = { package = "ayo-core-base", path = "$DIR/base/ayo-core" }
+rand = { version = "0.9", default-features = false }
+rand_xoshiro = "0.7"
+
+# As the project's release profile.
+[profile.release]
+codegen-units = 1
+lto = "thin"
+
+[workspace]
+TOML
+cp Cargo.lock "$DIR/harness/Cargo.lock"
+cargo run --quiet --release --manifest-path "$DIR/harness/Cargo.toml" \
+    --target-dir "$DIR/target" -- "$WHAT" "$PRESET" "$ROUNDS"

@@ -1,0 +1,137 @@
+//! Two builds of ayo-core in one process, timed in short alternated chunks.
+//!
+//! `bench/ab_core.sh BASE` builds this against the working tree's ayo-core
+//! (`new`) and BASE's (`base`, renamed `ayo-core-base`). Each round times one
+//! chunk of about 10 ms of each side, the order alternating, and the ratio of
+//! the two is kept: a noisy host slows both sides of a round alike, which
+//! alternating whole processes cannot promise. What it cannot remove: each
+//! build's code sits at its own addresses, so code alignment still differs
+//! between the two (docs/benchmarks.md, "Comparing two builds").
+//!
+//! Workloads (the criterion groups of `ayo-core/benches/engine.rs`):
+//! `playout PRESET`: 200 seeded random playouts from the start;
+//! `lean PRESET`: 1,024 `LeanGame`s stepped 10 times by two random moves and
+//! the legal mask.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+const GAMES: u64 = 200;
+const MAX_PLIES: u32 = 2_000;
+const LEAN_GAMES: usize = 1024;
+const LEAN_STEPS: usize = 10;
+
+/// One chunk's work: runs it and returns the units done (moves, env-steps).
+type Work = Box<dyn FnMut() -> u64>;
+
+macro_rules! playouts {
+    ($krate:ident, $preset:expr) => {{
+        let rules = $krate::Rules::preset($preset)?;
+        Box::new(move || {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+            (0..GAMES)
+                .map(|_| {
+                    let start = $krate::Position::start(&rules);
+                    let p = $krate::playout::random_playout(&rules, start, &mut rng, MAX_PLIES);
+                    u64::from(black_box(p).plies)
+                })
+                .sum()
+        }) as Work
+    }};
+}
+
+macro_rules! lean {
+    ($krate:ident, $preset:expr) => {{
+        let rules = $krate::Rules::preset($preset)?;
+        let start = $krate::Position::start(&rules);
+        let mut games: Vec<$krate::LeanGame> = (0..LEAN_GAMES)
+            .map(|_| $krate::LeanGame::new(rules, start))
+            .collect();
+        let mut rngs: Vec<Xoshiro256PlusPlus> = (0..LEAN_GAMES as u64)
+            .map(Xoshiro256PlusPlus::seed_from_u64)
+            .collect();
+        Box::new(move || {
+            for _ in 0..LEAN_STEPS {
+                for (game, rng) in games.iter_mut().zip(rngs.iter_mut()) {
+                    if game.play_random(rng).is_none() || game.play_random(rng).is_none() {
+                        game.reset(start);
+                    }
+                    black_box(game.legal_mask());
+                }
+            }
+            (LEAN_GAMES * LEAN_STEPS) as u64
+        }) as Work
+    }};
+}
+
+/// Units a second over `reps` calls of `work`.
+fn rate(work: &mut Work, reps: u32) -> f64 {
+    let t = Instant::now();
+    let units: u64 = (0..reps).map(|_| work()).sum();
+    units as f64 / t.elapsed().as_secs_f64()
+}
+
+/// The `q`-quantile of `v` (sorted in place).
+fn quantile(v: &mut [f64], q: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() - 1) as f64 * q).round() as usize]
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: ab_core playout|lean PRESET [ROUNDS]";
+    let (what, preset) = match args.as_slice() {
+        [_, what, preset, ..] => (what.as_str(), preset.as_str()),
+        _ => return Err(usage.into()),
+    };
+    let rounds: usize = args.get(3).map_or(Ok(200), |s| s.parse())?;
+    if rounds == 0 {
+        return Err("ROUNDS must be at least 1".into());
+    }
+    let (mut base, mut new): (Work, Work) = match what {
+        "playout" => (playouts!(base, preset), playouts!(new, preset)),
+        "lean" => (lean!(base, preset), lean!(new, preset)),
+        _ => return Err(usage.into()),
+    };
+    // A chunk of about 10 ms of the base side.
+    let mut reps = 1u32;
+    while {
+        let t = Instant::now();
+        (0..reps).for_each(|_| {
+            base();
+        });
+        t.elapsed().as_secs_f64() < 0.01
+    } {
+        reps *= 2;
+    }
+    let (mut a, mut b, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (x, y) = if round % 2 == 0 {
+            let x = rate(&mut base, reps);
+            (x, rate(&mut new, reps))
+        } else {
+            let y = rate(&mut new, reps);
+            (rate(&mut base, reps), y)
+        };
+        a.push(x);
+        b.push(y);
+        ratio.push(y / x);
+    }
+    let pct = |r: f64| 100.0 * (r - 1.0);
+    println!(
+        "{what} {preset}: {rounds} rounds of {reps} calls a side; units/s, median (best): \
+         base {:.2}M ({:.2}M), new {:.2}M ({:.2}M); new/base, median of the rounds' ratios: \
+         {:+.1}% (quartiles {:+.1}%, {:+.1}%)",
+        quantile(&mut a, 0.5) / 1e6,
+        quantile(&mut a, 1.0) / 1e6,
+        quantile(&mut b, 0.5) / 1e6,
+        quantile(&mut b, 1.0) / 1e6,
+        pct(quantile(&mut ratio, 0.5)),
+        pct(quantile(&mut ratio, 0.25)),
+        pct(quantile(&mut ratio, 0.75)),
+    );
+    Ok(())
+}
