@@ -4,9 +4,10 @@
 //! (`new`) and BASE's (`base`, renamed `ayo-core-base`). Each round times one
 //! chunk of about 10 ms of each side, the order alternating, and the ratio of
 //! the two is kept: a noisy host slows both sides of a round alike, which
-//! alternating whole processes cannot promise. What it cannot remove: each
-//! build's code sits at its own addresses, so code alignment still differs
-//! between the two (docs/benchmarks.md, "Comparing two builds").
+//! alternating whole processes cannot promise. The script aligns every
+//! function and loop of both builds; what layout still leaves between them
+//! shows when a commit is run against itself (docs/benchmarks.md,
+//! "Comparing two builds").
 //!
 //! Workloads (the criterion groups of `ayo-core/benches/engine.rs`):
 //! `playout PRESET`: 200 seeded random playouts from the start;

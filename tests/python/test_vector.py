@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Literal
 
 import gymnasium
@@ -455,6 +456,16 @@ def test_retyped_output_arrays_are_refused_and_change_nothing() -> None:
     twin.step(actions)
     assert env.records() == twin.records()
     assert np.array_equal(observation, twin._obs["observation"])
+    # Strides set in place (deprecated by numpy, still possible) keep the
+    # array's length and dtype but not its order: refused too.
+    rewards: Any = twin.step(actions)[1]
+    records = twin.records()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        rewards.strides = (0,)
+    with pytest.raises(ayo.AyoError, match="no longer contiguous"):
+        twin.step(random_legal(rng, twin.action_masks()))
+    assert twin.records() == records
 
 
 @pytest.mark.parametrize(
