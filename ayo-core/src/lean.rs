@@ -5,6 +5,7 @@ use rand::Rng;
 
 use crate::end::{counters_may_end, end_reason};
 use crate::family::with_family;
+use crate::game::Game;
 use crate::legal::{must_feed, nonempty_pits_are_legal};
 use crate::moves::{IllegalMove, Move};
 use crate::outcome::{EndReason, Outcome};
@@ -89,6 +90,31 @@ impl LeanGame {
             outcome: None,
         };
         g.arrive(None);
+        g
+    }
+
+    /// The position `game` has reached, with the positions since its last
+    /// capture (the repetition window): the lean game goes on exactly as
+    /// `game` would.
+    pub fn from_game(game: &Game) -> LeanGame {
+        let (rules, history, moves) = (*game.rules(), game.positions(), game.moves());
+        let pos = *game.position();
+        let Some(&last) = moves.last() else {
+            return LeanGame::new(rules, pos);
+        };
+        // The window before the last move, then the last move's arrival, as
+        // `Game::undo` rebuilds it.
+        let n = history.len();
+        let mut g = LeanGame {
+            rules,
+            pos,
+            window: Window::of_history(&history[..n - 1], &moves[..n - 2]),
+            moves: Moves::Unknown,
+            legal: 0,
+            children: [pos; 6],
+            outcome: None,
+        };
+        g.arrive(Some(last));
         g
     }
 

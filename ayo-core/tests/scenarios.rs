@@ -7,8 +7,9 @@
 use ayo_core::record::{parse_game, parse_position, position_to_text, rules_to_text};
 use ayo_core::trace::{sow_seed_by_seed, trace, Event, LapEnd};
 use ayo_core::{
-    Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, IllegalMove, Outcome, Player, Position,
-    Preset, Repetition, RuleParams, Rules, RulesError, Setup, SetupError, Status, StuckSeeds,
+    Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, IllegalMove, LeanGame, Outcome, Player,
+    Position, Preset, Repetition, RuleParams, Rules, RulesError, Setup, SetupError, Status,
+    StuckSeeds,
 };
 
 const S: Player = Player::South;
@@ -1018,6 +1019,34 @@ fn end_by_repetition_oware() {
     // Undo reopens the game.
     g.undo();
     assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn lean_game_from_a_game_keeps_its_repetition_window() {
+    // Made from the full game at every ply of the cycle, the lean game ends
+    // on the same repetition: the positions before it was made count.
+    let r = Rules::preset("oware").unwrap();
+    let p = pos(&r, [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1], [23, 23], S);
+    for made_at in 0..CYCLE.len() {
+        let mut g = Game::from_position(r, p);
+        for &rel in &CYCLE[..made_at] {
+            g.play(g.position().move_for_relative_pit(rel).unwrap())
+                .unwrap();
+        }
+        let mut lean = LeanGame::from_game(&g);
+        for &rel in &CYCLE[made_at..] {
+            assert_eq!(lean.outcome(), None, "made at ply {made_at}");
+            let action = g.position().move_for_relative_pit(rel).unwrap().action();
+            lean.play_action(action).unwrap();
+            g.play_action(action).unwrap();
+            assert_eq!(lean.position(), g.position());
+        }
+        assert_eq!(lean.outcome(), g.outcome(), "made at ply {made_at}");
+        assert_eq!(
+            lean.outcome().map(|o| o.reason),
+            Some(EndReason::Repetition)
+        );
+    }
 }
 
 #[test]

@@ -7,10 +7,10 @@
 //! episode awaits the opponent's move.
 
 use ayo_core::episode::{
-    Acted, ActionError, Checked, Episode, EpisodeOptions, Observation, Opponent, SeatChoice,
-    Snapshot, Step,
+    Acted, ActionError, Checked, Episode, EpisodeGame, EpisodeOptions, Observation, Opponent,
+    SeatChoice, Snapshot, Step,
 };
-use ayo_core::{Game, Move, Player};
+use ayo_core::{Game, LeanGame, Move, Player};
 use std::str::FromStr;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::thread::ThreadId;
@@ -60,7 +60,7 @@ pub(crate) struct PyEpisodeCore {
     args: Args,
     opts: EpisodeOptions,
     /// The episode.
-    ep: Mutex<Episode<Game>>,
+    ep: Mutex<Kept>,
     /// Held by the call that changes the episode.
     calls: Mutex<()>,
     /// The thread of that call.
@@ -88,6 +88,93 @@ fn poisoned() -> PyErr {
     AyoError::new_err("the episode failed in an earlier call and cannot be used")
 }
 
+/// The episode as kept: of a [`LeanGame`] wherever nothing reads the full
+/// game while it is played (the random opponent, self-play), which makes a
+/// step cost a fraction; of a full [`Game`] for an external opponent, which
+/// is handed a copy of it before each reply (and whose failed reply is
+/// taken back).
+enum Kept {
+    // The mirror boxed: it is read only when asked for, the episode every step.
+    Lean(Episode<LeanGame>, Box<Mirror>),
+    Full(Episode<Game>),
+}
+
+/// `body` with `$ep` bound to the kept episode, whichever kind.
+macro_rules! with_ep {
+    ($kept:expr, |$ep:ident| $body:expr) => {
+        match $kept {
+            Kept::Lean($ep, _) => $body,
+            Kept::Full($ep) => $body,
+        }
+    };
+}
+
+/// The full game of a lean episode, for what asks for it (`game`, a
+/// render, pickling): its start, and the episode's moves played on it when
+/// asked for since the last time (they only grow until a reset).
+struct Mirror {
+    game: Game,
+    played: usize,
+}
+
+impl Kept {
+    fn new(opts: &EpisodeOptions) -> Kept {
+        if opts.opponent == Opponent::External || opts.opponent.needs_game() {
+            Kept::Full(Episode::new(opts, 0))
+        } else {
+            Kept::Lean(
+                Episode::new(opts, 0),
+                Box::new(Mirror {
+                    game: Game::new(opts.rules),
+                    played: 0,
+                }),
+            )
+        }
+    }
+
+    /// A copy of the game being played, history and all.
+    fn full_game(&mut self) -> PyResult<Game> {
+        match self {
+            Kept::Full(ep) => Ok(ep.game().clone()),
+            Kept::Lean(ep, mirror) => {
+                for &mv in ep.moves().get(mirror.played..).unwrap_or(&[]) {
+                    // Every move of the episode was legal where it was played.
+                    mirror.game.play(mv).map_err(core_err)?;
+                }
+                mirror.played = ep.moves().len();
+                Ok(mirror.game.clone())
+            }
+        }
+    }
+
+    /// Starts an episode from `start` (its history kept).
+    fn reset_to(&mut self, opts: &EpisodeOptions, start: Game, seat: Option<Player>) {
+        match self {
+            Kept::Full(ep) => ep.reset_to_game(opts, start, seat),
+            Kept::Lean(ep, mirror) => {
+                ep.reset_to_game(opts, LeanGame::from_game(&start), seat);
+                **mirror = Mirror {
+                    game: start,
+                    played: 0,
+                };
+            }
+        }
+    }
+
+    /// Puts back a pickled state: `game` is the whole game, `moves` the
+    /// episode's (the last of its moves).
+    fn restore(&mut self, snapshot: Snapshot, game: Game, moves: Vec<Move>) {
+        match self {
+            Kept::Full(ep) => ep.restore(snapshot, game, moves),
+            Kept::Lean(ep, mirror) => {
+                let played = moves.len();
+                ep.restore(snapshot, LeanGame::from_game(&game), moves);
+                **mirror = Mirror { game, played };
+            }
+        }
+    }
+}
+
 /// The observation dict and its mask array, which `info` shares: one
 /// array fewer to make and free a step (a quarter of the step's arrays).
 fn observation_dict<'py>(
@@ -110,7 +197,7 @@ struct Where {
 }
 
 impl Where {
-    fn of(ep: &Episode<Game>) -> Where {
+    fn of<G: EpisodeGame>(ep: &Episode<G>) -> Where {
         let pos = ep.game().position();
         Where {
             seat: ep.seat().index(),
@@ -122,7 +209,7 @@ impl Where {
 
 impl PyEpisodeCore {
     /// The episode, locked (waiting for another thread without holding the GIL).
-    fn locked(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Episode<Game>>> {
+    fn locked(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Kept>> {
         self.ep.lock_py_attached(py).map_err(|_| poisoned())
     }
 
@@ -185,7 +272,7 @@ impl PyEpisodeCore {
         Ok(PyEpisodeCore {
             args,
             opts,
-            ep: Mutex::new(Episode::new(&opts, 0)),
+            ep: Mutex::new(Kept::new(&opts)),
             calls: Mutex::new(()),
             caller: Mutex::new(None),
         })
@@ -197,11 +284,11 @@ impl PyEpisodeCore {
     fn external_replies(&self, py: Python<'_>, opponent: &Bound<'_, PyAny>) -> PyResult<()> {
         loop {
             let game = {
-                let mut ep = self.locked(py)?;
-                if !ep.awaits_opponent(&self.opts) {
+                let mut kept = self.locked(py)?;
+                if !with_ep!(&mut *kept, |ep| ep.awaits_opponent(&self.opts)) {
                     return Ok(());
                 }
-                ep.game().clone()
+                kept.full_game()?
             };
             let game = Bound::new(py, PyGame::from_game(game))?;
             let action: i64 = opponent.call1((game,))?.extract()?;
@@ -215,7 +302,7 @@ impl PyEpisodeCore {
                         format!("the opponent's action {action} is outside 0..5"),
                     )
                 })?;
-            let replied = self.locked(py)?.reply(&self.opts, action);
+            let replied = with_ep!(&mut *self.locked(py)?, |ep| ep.reply(&self.opts, action));
             replied.map_err(|e| errors::illegal(py, e))?;
         }
     }
@@ -247,29 +334,28 @@ impl PyEpisodeCore {
     ) -> PyResult<(Step, Vec<Move>)> {
         match (checked, self.opts.opponent) {
             (Checked::Legal(a), Opponent::External) => {
-                let (acted, from): (Acted, usize) = {
-                    let mut ep = self.locked(py)?;
+                let (acted, from): (Acted, usize) = with_ep!(&mut *self.locked(py)?, |ep| {
                     let acted = ep.act(&self.opts, a);
                     (acted, ep.moves().len())
-                };
+                });
                 if let Some(opponent) = opponent {
                     if let Err(e) = self.external_replies(py, opponent) {
                         // Nothing changes when the opponent fails.
-                        self.locked(py)?.abandon(acted);
+                        with_ep!(&mut *self.locked(py)?, |ep| ep.abandon(acted));
                         return Err(e);
                     }
                 }
-                let mut ep = self.locked(py)?;
-                let replies = ep.moves().get(from..).unwrap_or(&[]).to_vec();
-                Ok((ep.conclude(&self.opts, acted), replies))
+                Ok(with_ep!(&mut *self.locked(py)?, |ep| {
+                    let replies = ep.moves().get(from..).unwrap_or(&[]).to_vec();
+                    (ep.conclude(&self.opts, acted), replies)
+                }))
             }
-            _ => {
-                let mut ep = self.locked(py)?;
+            _ => Ok(with_ep!(&mut *self.locked(py)?, |ep| {
                 let from = ep.moves().len() + usize::from(matches!(checked, Checked::Legal(_)));
                 let step = ep.step(&self.opts, checked);
                 let replies = ep.moves().get(from..).unwrap_or(&[]).to_vec();
-                Ok((step, replies))
-            }
+                (step, replies)
+            })),
         }
     }
 }
@@ -338,8 +424,9 @@ impl PyEpisodeCore {
     /// The whole state (the streams' included) as text.
     fn __getstate__(&self, py: Python<'_>) -> PyResult<String> {
         let state = {
-            let ep = self.locked(py)?;
-            (ep.snapshot(), ep.game().record(), ep.moves().to_vec())
+            let mut kept = self.locked(py)?;
+            let record = kept.full_game()?.record();
+            with_ep!(&*kept, |ep| (ep.snapshot(), record, ep.moves().to_vec()))
         };
         serde_json::to_string(&state).map_err(core_err)
     }
@@ -359,8 +446,7 @@ impl PyEpisodeCore {
     fn seed(&self, py: Python<'_>, seed: crate::errors::Wide) -> PyResult<()> {
         let seed: u64 = seed.get("seed", crate::errors::U64)?;
         let _call = self.begin(py)?;
-        let mut ep = self.locked(py)?;
-        ep.seed(&self.opts, seed);
+        with_ep!(&mut *self.locked(py)?, |ep| ep.seed(&self.opts, seed));
         Ok(())
     }
 
@@ -387,24 +473,26 @@ impl PyEpisodeCore {
             return Err(AyoError::new_err("the start position is already over"));
         }
         let _call = self.begin(py)?;
-        self.locked(py)?.reset_to_game(&self.opts, start, seat);
+        self.locked(py)?.reset_to(&self.opts, start, seat);
         if let Some(opponent) = opponent {
             if let Err(e) = self.external_replies(py, opponent) {
                 // An opponent that fails here leaves no episode to play.
-                self.locked(py)?.abandon_episode();
+                with_ep!(&mut *self.locked(py)?, |ep| ep.abandon_episode());
                 return Err(e);
             }
         }
-        let (o, at, replies) = {
-            let mut ep = self.locked(py)?;
-            if ep.game().outcome().is_some() {
+        let opening = with_ep!(&mut *self.locked(py)?, |ep| {
+            if ep.outcome().is_some() {
                 ep.abandon_episode();
-                drop(ep);
-                return Err(AyoError::new_err(
-                    "the game ended on the opponent's opening moves",
-                ));
+                None
+            } else {
+                Some((ep.observe(&self.opts), Where::of(ep), ep.moves().to_vec()))
             }
-            (ep.observe(&self.opts), Where::of(&ep), ep.moves().to_vec())
+        });
+        let Some((o, at, replies)) = opening else {
+            return Err(AyoError::new_err(
+                "the game ended on the opponent's opening moves",
+            ));
         };
         let (obs, mask) = observation_dict(py, &o)?;
         let info = Self::info(py, mask, &at, &replies)?;
@@ -424,10 +512,10 @@ impl PyEpisodeCore {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let _call = self.begin(py)?;
         let (step, replies) = self.turn_step(py, action, opponent)?;
-        let (o, at) = {
-            let mut ep = self.locked(py)?;
-            (ep.observe(&self.opts), Where::of(&ep))
-        };
+        let (o, at) = with_ep!(&mut *self.locked(py)?, |ep| (
+            ep.observe(&self.opts),
+            Where::of(ep)
+        ));
         let (obs, mask) = observation_dict(py, &o)?;
         let info = Self::info(py, mask, &at, &replies)?;
         if let Some(a) = step.penalized {
@@ -460,7 +548,7 @@ impl PyEpisodeCore {
     /// The observation of `seat` (0 or 1) now, as `(board, mask)`.
     fn observe_seat<'py>(&self, py: Python<'py>, seat: errors::Wide) -> PyResult<SeatView<'py>> {
         let seat = player_from(seat.get("seat", "0 or 1")?)?;
-        let o = self.locked(py)?.observe_as(&self.opts, seat);
+        let o = with_ep!(&mut *self.locked(py)?, |ep| ep.observe_as(&self.opts, seat));
         let (obs, mask) = observation_dict(py, &o)?;
         let board = obs
             .get_item(intern!(py, "observation"))?
@@ -471,40 +559,41 @@ impl PyEpisodeCore {
 
     /// The legal actions of the agent now, as int8 (all 0 once over).
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
-        let legal = {
-            let mut ep = self.locked(py)?;
-            if ep.is_done() {
-                0
-            } else {
-                ep.observe(&self.opts).legal
-            }
-        };
+        let legal = with_ep!(&mut *self.locked(py)?, |ep| if ep.is_done() {
+            0
+        } else {
+            ep.observe(&self.opts).legal
+        });
         Ok(PyArray1::from_slice(py, &MASK_I8[usize::from(legal & 63)]))
     }
 
     /// A copy of the game being played.
     #[getter]
     fn game(&self, py: Python<'_>) -> PyResult<PyGame> {
-        let game = self.locked(py)?.game().clone();
+        let game = self.locked(py)?.full_game()?;
         Ok(PyGame::from_game(game))
     }
 
     /// The agent's seat in this episode: 0 (South) or 1 (North).
     #[getter]
     fn agent_seat(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.locked(py)?.seat().index())
+        Ok(with_ep!(&*self.locked(py)?, |ep| ep.seat().index()))
     }
 
     /// The player to move: 0 (South) or 1 (North).
     #[getter]
     fn to_move(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.locked(py)?.game().position().to_move().index())
+        Ok(with_ep!(&*self.locked(py)?, |ep| ep
+            .game()
+            .position()
+            .to_move()
+            .index()))
     }
 
     /// Whether the episode is over (or has not started).
     #[getter]
     fn done(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(self.locked(py)?.is_done())
+        Ok(with_ep!(&*self.locked(py)?, |ep| ep.is_done()))
     }
 }
 
@@ -517,7 +606,7 @@ impl PyEpisodeCore {
         action: &Bound<'_, PyAny>,
         opponent: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Step, Vec<Move>)> {
-        if self.locked(py)?.is_done() {
+        if with_ep!(&*self.locked(py)?, |ep| ep.is_done()) {
             return Err(EpisodeOverError::new_err(
                 "the episode is over: call reset()",
             ));
@@ -533,7 +622,7 @@ impl PyEpisodeCore {
         }
         // Converted with the episode unlocked (`__index__` is Python code).
         let a: i64 = action.extract().map_err(|_| not_an_action())?;
-        let checked = self.locked(py)?.check(&self.opts, a);
+        let checked = with_ep!(&mut *self.locked(py)?, |ep| ep.check(&self.opts, a));
         let checked = checked.map_err(|e| match e {
             ActionError::Illegal(why) => errors::illegal(py, why),
             ActionError::EpisodeOver => EpisodeOverError::new_err(e.to_string()),

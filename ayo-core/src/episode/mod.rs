@@ -237,6 +237,12 @@ impl<G: EpisodeGame> Episode<G> {
         &self.game
     }
 
+    /// The game's outcome once it has ended by the rules (a lean game
+    /// works out its legal moves if it needs them to tell).
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
     /// The agent's seat.
     pub fn seat(&self) -> Player {
         self.seat
