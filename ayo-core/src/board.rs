@@ -34,14 +34,20 @@ pub(crate) const fn ones(first: usize, len: usize) -> u128 {
     m
 }
 
-/// Pit (or store) `i`'s byte, read through memory (a store forwarded to a
-/// one-byte load takes fewer instructions than a variable 128-bit shift).
-/// The index is masked rather than bounds-checked (one instruction, not
-/// two, for an index that is always in range).
+/// Pit (or store) `i`'s byte, shifted out of the board's half that holds
+/// it. Not through memory: a byte loaded right after the board was stored
+/// waits for the store (the sowing's last pit, read at once for the
+/// capture, sat on every move's critical path that way). The index is
+/// masked rather than bounds-checked (an index that is always in range).
 #[inline(always)]
 pub(crate) const fn byte(cells: u128, i: usize) -> u8 {
     debug_assert!(i < 16);
-    cells.to_le_bytes()[i % 16]
+    let half = if i % 16 < 8 {
+        cells as u64
+    } else {
+        (cells >> 64) as u64
+    };
+    (half >> (8 * (i % 8))) as u8
 }
 
 #[inline(always)]
