@@ -145,10 +145,10 @@ class AyoEnv(gym.Env[Observation, np.int64]):
     ``(14,)``, in ``[0, total_seeds]``) and ``"action_mask"`` (``int8``, shape
     ``(6,)``, 1 for legal actions; all 0 once the episode is over). The mask is
     also ``info["action_mask"]`` (the same array object) and
-    :meth:`action_masks` (sb3-contrib's ``MaskablePPO`` convention). ``terminated`` marks a real end of the game
-    (``info["outcome"]`` is the :class:`ayo.Outcome`) or a penalized illegal
-    action; truncation comes from ``max_episode_steps`` (``gymnasium.make``'s
-    ``TimeLimit``).
+    :meth:`action_masks` (sb3-contrib's ``MaskablePPO`` convention).
+    ``terminated`` marks a real end of the game (``info["outcome"]`` is the
+    :class:`ayo.Outcome`) or a penalized illegal action; truncation comes from
+    ``max_episode_steps`` (``gymnasium.make``'s ``TimeLimit``).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (gymnasium declares it so)
