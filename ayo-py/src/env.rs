@@ -138,10 +138,11 @@ impl Kept {
             Kept::Full(ep) => Ok(ep.game().clone()),
             Kept::Lean(ep, mirror) => {
                 for &mv in ep.moves().get(mirror.played..).unwrap_or(&[]) {
-                    // Every move of the episode was legal where it was played.
+                    // Every move of the episode was legal where it was played;
+                    // counted one by one, so that the mirror stays whole.
                     mirror.game.play(mv).map_err(core_err)?;
+                    mirror.played += 1;
                 }
-                mirror.played = ep.moves().len();
                 Ok(mirror.game.clone())
             }
         }
