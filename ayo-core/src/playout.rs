@@ -165,15 +165,19 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
         if plies >= max_plies {
             // Truncated, unless the position is final: no legal move is an
             // end even at the cap (the loop finds it only when drawing a move).
+            let here = pos;
             return Playout {
-                outcome: pos.outcome(rules),
+                outcome: here.outcome(rules),
                 plies,
                 last: pos,
             };
         }
         // The feeding rule (`must_feed`), its first half known for the playout.
         let next = if feeding && opponent_row_empty(&pos) {
-            let children = pos.children(rules);
+            // Called on a copy: `pos` itself is never lent to a call out of
+            // line, so that it can stay in registers.
+            let here = pos;
+            let children = here.children(rules);
             if children.is_empty() {
                 None
             } else {

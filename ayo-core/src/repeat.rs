@@ -118,16 +118,19 @@ impl Window {
         let b = filter_bit(k);
         let seen = self.filter[b >> 6] & (1u64 << (b & 63)) != 0
             && self.entries.iter().any(|&e| e as u32 == k)
-            && self.replay_finds(rules, pos);
+            && self.replay_finds(rules, pos.packed());
         self.note(k, mv.pit() as u8);
         seen
     }
 
-    /// Whether `pos` is one of the window's positions, replaying its moves.
+    /// Whether the position packed as `packed` is one of the window's
+    /// positions, replaying its moves. (Given the packed board, not the
+    /// position's address: a caller's position then need not live in
+    /// memory for this rare call, and stays in registers.)
     #[cold]
-    fn replay_finds(&self, rules: &Rules, pos: &Position) -> bool {
+    fn replay_finds(&self, rules: &Rules, packed: u128) -> bool {
         let mut p = self.first;
-        if p.packed() == pos.packed() {
+        if p.packed() == packed {
             return true;
         }
         for &e in &self.entries[1..] {
@@ -135,7 +138,7 @@ impl Window {
             p = p
                 .try_play_unchecked(rules, mv)
                 .expect("a recorded move was legal");
-            if p.packed() == pos.packed() {
+            if p.packed() == packed {
                 return true;
             }
         }
