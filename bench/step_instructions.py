@@ -4,6 +4,15 @@
     valgrind --tool=callgrind python bench/step_instructions.py replay actions.json 20000
     valgrind --tool=callgrind python bench/step_instructions.py replay actions.json 40000
 
+and the batched step of ``AyoVectorEnv`` (1,024 games, one thread):
+
+    python bench/step_instructions.py record-batch 200 oware actions.npz
+    valgrind --tool=callgrind python bench/step_instructions.py replay-batch actions.npz 50
+    valgrind --tool=callgrind python bench/step_instructions.py replay-batch actions.npz 150
+
+(an env-step's instructions: the difference of the two totals over 100 x 1,024;
+the actions drawn as ``bench/run.py`` draws them, an argmax over the masks).
+
 ``record`` plays ``N`` steps of ``gymnasium.make("ayo/Ayo-v0", rules="oware")``
 (action: the ``k % legal``-th legal one at step ``k``, resets where an
 episode ends) and writes the actions; ``replay`` plays the first ``N`` of them
@@ -23,6 +32,7 @@ import gymnasium
 import numpy as np
 
 import ayo  # noqa: F401 (registers ayo/Ayo-v0)
+from ayo.vector import AyoVectorEnv
 
 SEED = 1
 
@@ -60,12 +70,47 @@ def replay(path: str, steps: int) -> None:
             reset()
 
 
+GAMES = 1024
+
+
+def record_batch(steps: int, preset: str, path: str) -> None:
+    env = AyoVectorEnv(GAMES, rules=preset, num_threads=1, copy=False)
+    noise = np.random.default_rng(SEED).random((97, GAMES, 6))
+    env.reset(seed=SEED)
+    masks = env.action_masks()  # rewritten in place by every step
+    actions = np.empty((steps, GAMES), dtype=np.int64)
+    for k in range(steps):
+        actions[k] = np.argmax(masks * noise[k % 97], axis=1)
+        env.step(actions[k])
+    np.savez(path, actions=actions, preset=preset)
+
+
+def replay_batch(path: str, steps: int) -> None:
+    data = np.load(path)
+    actions, preset = data["actions"], str(data["preset"])
+    if len(actions) < steps:
+        raise SystemExit(f"{path} holds {len(actions)} steps, fewer than {steps}")
+    rows = [np.ascontiguousarray(a) for a in actions[:steps]]
+    env = AyoVectorEnv(GAMES, rules=preset, num_threads=1, copy=False)
+    env.reset(seed=SEED)
+    step = env.step
+    for a in rows:
+        step(a)
+
+
 def main(argv: list[str]) -> None:
-    usage = "usage: step_instructions.py record N FILE | replay FILE N"
+    usage = (
+        "usage: step_instructions.py record N FILE | replay FILE N"
+        " | record-batch N PRESET FILE | replay-batch FILE N"
+    )
     if len(argv) == 3 and argv[0] == "record":
         record(int(argv[1]), argv[2])
     elif len(argv) == 3 and argv[0] == "replay":
         replay(argv[1], int(argv[2]))
+    elif len(argv) == 4 and argv[0] == "record-batch":
+        record_batch(int(argv[1]), argv[2], argv[3])
+    elif len(argv) == 3 and argv[0] == "replay-batch":
+        replay_batch(argv[1], int(argv[2]))
     else:
         raise SystemExit(usage)
 
