@@ -36,6 +36,9 @@ echo "built and installed in $(( $(date +%s) - start ))s"
 step "stubtest: the installed _ayo.pyi against the compiled extension"
 "$PY" -m mypy.stubtest ayo._ayo
 
+step "the kernel import ayo picks on emulated CPUs without AVX-512 and without AVX2"
+bash ci/dispatch.sh "$PY"
+
 step "mypy --strict"
 "$PY" -m mypy --strict python tests/python
 
