@@ -1,10 +1,11 @@
 """A/B of two builds of the ``ayo`` package in one process: the batched step.
 
     python bench/ab_python.py DIR_A DIR_B [--preset oware] [--rounds 40] [--threads 1]
+                                          [--games 1024]
 
 ``DIR_A`` and ``DIR_B`` each hold a copy of the package renamed (``ayo_a``,
-``ayo_b``: ``bench/ab_python.sh`` makes them). One ``AyoVectorEnv`` of 1,024
-games is made from each; the actions of 500 steps are drawn once (a numpy
+``ayo_b``: ``bench/ab_python.sh`` makes them). One ``AyoVectorEnv`` of
+``GAMES`` games (1,024) is made from each; the actions of 500 steps are drawn once (a numpy
 argmax over the masks, as ``bench/run.py``) and replayed by both, in
 alternated order, ``ROUNDS`` times. Printed: each side's best env-steps/s
 and the median (with quartiles) of the rounds' speed ratios A/B. A slow
@@ -22,18 +23,17 @@ from typing import Any
 
 import numpy as np
 
-GAMES = 1024
 STEPS = 500
 
 
-def load(directory: str, name: str, preset: str, threads: int) -> Any:
+def load(directory: str, name: str, preset: str, threads: int, games: int) -> Any:
     sys.path.insert(0, directory)
     vector = importlib.import_module(f"{name}.vector")
-    return vector.AyoVectorEnv(GAMES, rules=preset, num_threads=threads, copy=False)
+    return vector.AyoVectorEnv(games, rules=preset, num_threads=threads, copy=False)
 
 
 def record(env: Any) -> list[Any]:
-    noise = np.random.default_rng(1).random((97, GAMES, 6))
+    noise = np.random.default_rng(1).random((97, env.num_envs, 6))
     env.reset(seed=1)
     masks = env.action_masks()  # rewritten in place by every step
     actions = []
@@ -60,10 +60,11 @@ def main() -> None:
     p.add_argument("--preset", default="oware")
     p.add_argument("--rounds", type=int, default=40)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--games", type=int, default=1024)
     args = p.parse_args()
     envs = {
-        "A": load(args.dir_a, "ayo_a", args.preset, args.threads),
-        "B": load(args.dir_b, "ayo_b", args.preset, args.threads),
+        "A": load(args.dir_a, "ayo_a", args.preset, args.threads, args.games),
+        "B": load(args.dir_b, "ayo_b", args.preset, args.threads, args.games),
     }
     actions = record(envs["A"])
     for env in envs.values():
@@ -75,10 +76,10 @@ def main() -> None:
         for side in "AB":
             times[side].append(t[side])
         ratios.append(t["B"] / t["A"])
-    best = {side: STEPS * GAMES / min(times[side]) / 1e6 for side in "AB"}
+    best = {side: STEPS * args.games / min(times[side]) / 1e6 for side in "AB"}
     q1, q3 = np.quantile(ratios, [0.25, 0.75])
     print(
-        f"{args.preset}, {args.threads} thread(s), {args.rounds} rounds: "
+        f"{args.preset}, {args.games} games, {args.threads} thread(s), {args.rounds} rounds: "
         f"A best {best['A']:.2f}M env-steps/s, B best {best['B']:.2f}M; "
         f"A/B speed median {statistics.median(ratios):.3f} (quartiles {q1:.3f}..{q3:.3f})"
     )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of the batched Python step against an earlier commit, in one process:
-#   bash bench/ab_python.sh BASE [PRESET] [ROUNDS] [THREADS]
+#   bash bench/ab_python.sh BASE [PRESET] [ROUNDS] [THREADS] [GAMES]
 # builds the working tree's extension and BASE's (in target/ab_python), puts
 # each beside a copy of its python/ayo renamed ayo_a (the working tree) and
 # ayo_b (BASE), and runs bench/ab_python.py on the two. Run BASE against
@@ -8,10 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-BASE=${1:?usage: bash bench/ab_python.sh BASE [PRESET] [ROUNDS] [THREADS]}
+BASE=${1:?usage: bash bench/ab_python.sh BASE [PRESET] [ROUNDS] [THREADS] [GAMES]}
 PRESET=${2:-oware}
 ROUNDS=${3:-40}
 THREADS=${4:-1}
+GAMES=${5:-1024}
 DIR=$ROOT/target/ab_python
 PY=${PYTHON:-python3}
 rm -rf "$DIR/base" "$DIR/a" "$DIR/b"
@@ -36,4 +37,4 @@ package() {
 package "$ROOT" "$DIR/a" ayo_a
 package "$DIR/base" "$DIR/b" ayo_b
 OPENBLAS_NUM_THREADS=1 "$PY" bench/ab_python.py "$DIR/a" "$DIR/b" \
-    --preset "$PRESET" --rounds "$ROUNDS" --threads "$THREADS"
+    --preset "$PRESET" --rounds "$ROUNDS" --threads "$THREADS" --games "$GAMES"

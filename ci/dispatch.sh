@@ -6,6 +6,19 @@
 # playouts of every rule family, whose total plies differ when a game does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
+# emulate CPU COMMAND...: COMMAND's output under qemu-user as CPU; qemu's
+# warnings (features TCG lacks) are shown only when the run fails.
+emulate() {
+    local cpu=$1
+    shift
+    if ! qemu-x86_64 -cpu "$cpu" "$@" 2>"$errors"; then
+        echo "failed under qemu-x86_64 -cpu $cpu: $*" >&2
+        cat "$errors" >&2
+        return 1
+    fi
+}
 if ! command -v qemu-x86_64 >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -18,7 +31,7 @@ if [ $# -gt 0 ]; then
     for cpu_kernels in "Haswell:['scalar', 'avx2']" "Nehalem:['scalar']"; do
         cpu=${cpu_kernels%%:*}
         want=${cpu_kernels#*:}
-        got=$(qemu-x86_64 -cpu "$cpu" "$1" -c "import ayo; print(ayo.kernels())" 2>/dev/null)
+        got=$(emulate "$cpu" "$1" -c "import ayo; print(ayo.kernels())")
         if [ "$got" != "$want" ]; then
             echo "import ayo on $cpu: kernels $got, expected $want" >&2
             exit 1
@@ -36,7 +49,7 @@ for work in "playout oware 20" "playout olopon 20" "playout ayoayo 20" "playout 
         cpu=${cpu_kernel%%:*}
         want=${cpu_kernel#*:}
         # shellcheck disable=SC2086
-        got=$(qemu-x86_64 -cpu "$cpu" "$BIN" $work 2>/dev/null)
+        got=$(emulate "$cpu" "$BIN" $work)
         if [ "${got%%:*}" != "kernel $want" ]; then
             echo "dispatch on $cpu: '$got', expected kernel $want" >&2
             exit 1
