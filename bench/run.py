@@ -21,6 +21,7 @@ import functools
 import importlib
 import importlib.metadata
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -29,6 +30,8 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 import numpy as np
@@ -272,30 +275,46 @@ def ayo_vector_step(preset: str, n: int, threads: int, replay: bool = False) -> 
     action would raise)."""
     # copy=False: the step alone, without copying its arrays out.
     env = AyoVectorEnv(n, rules=preset, num_threads=threads, copy=False)
-    noise = np.random.default_rng(SEED).random((97, n, 6))
 
-    def policy_run(steps: int, record: list[Any] | None = None) -> tuple[float, float]:
-        env.reset(seed=SEED)
-        masks = env.action_masks()  # rewritten in place by every step
-        t = time.perf_counter()
-        for k in range(steps):
-            actions = np.argmax(masks * noise[k % 97], axis=1)
-            if record is not None:
-                record.append(actions)
-            env.step(actions)
-        return steps * n, time.perf_counter() - t
+    def policy_run(steps: int) -> tuple[float, float]:
+        return steps * n, policy_steps(env, steps, None)
 
     def replay_run(steps: int) -> tuple[float, float]:
-        recorded: list[Any] = []
-        policy_run(steps, recorded)
-        env.reset(seed=SEED)
-        step = env.step
-        t = time.perf_counter()
-        for actions in recorded:
-            step(actions)
-        return steps * n, time.perf_counter() - t
+        return steps * n, replay_steps(env, recorded_actions(env, steps))
 
     return replay_run if replay else policy_run
+
+
+def policy_steps(env: AyoVectorEnv, steps: int, record: list[Any] | None) -> float:
+    """``steps`` steps of ``env`` from its seeds, each action an argmax of
+    the masks times fixed noise; the seconds they took."""
+    noise = np.random.default_rng(SEED).random((97, env.num_envs, 6))
+    env.reset(seed=SEED)
+    masks = env.action_masks()  # rewritten in place by every step
+    t = time.perf_counter()
+    for k in range(steps):
+        actions = np.argmax(masks * noise[k % 97], axis=1)
+        if record is not None:
+            record.append(actions)
+        env.step(actions)
+    return time.perf_counter() - t
+
+
+def recorded_actions(env: AyoVectorEnv, steps: int) -> list[Any]:
+    """The actions of ``policy_steps`` (an untimed pass)."""
+    recorded: list[Any] = []
+    policy_steps(env, steps, recorded)
+    return recorded
+
+
+def replay_steps(env: AyoVectorEnv, recorded: list[Any]) -> float:
+    """The seconds ``env`` takes to replay ``recorded`` from its seeds."""
+    env.reset(seed=SEED)
+    step = env.step
+    t = time.perf_counter()
+    for actions in recorded:
+        step(actions)
+    return time.perf_counter() - t
 
 
 def aec_step(make: Callable[[], Any], actions: int, replay: bool = False) -> Work:
@@ -439,6 +458,54 @@ def envpool_connect_four(n: int, threads: int) -> Work:
     return run
 
 
+def replay_process(conn: Connection, preset: str, n: int, steps: int) -> None:
+    """A process of :class:`ReplayProcesses`: records ``steps`` steps of a
+    one-thread batch of ``n`` games, then replays the first ``k`` of them
+    each time it receives ``k`` (``None``: stop) and sends back the seconds."""
+    env = AyoVectorEnv(n, rules=preset, num_threads=1, copy=False)
+    recorded = recorded_actions(env, steps)
+    conn.send(0.0)
+    while (k := conn.recv()) is not None:
+        conn.send(replay_steps(env, recorded[:k]))
+    env.close()
+
+
+class ReplayProcesses:
+    """Two processes, each replaying a one-thread batch (as the target rows
+    do): run at once, they show how two independent copies of the step
+    scale on this machine's two cores, the most two threads of one batch
+    can be expected to reach here (a shared host's second vCPU comes and
+    goes)."""
+
+    def __init__(self, preset: str, n: int, steps: int) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.n = n
+        self.conns: list[Connection] = []
+        self.procs: list[BaseProcess] = []
+        for _ in range(2):
+            mine, theirs = ctx.Pipe()
+            proc = ctx.Process(target=replay_process, args=(theirs, preset, n, steps))
+            proc.start()
+            self.conns.append(mine)
+            self.procs.append(proc)
+        for conn in self.conns:
+            conn.recv()  # recorded
+
+    def run(self, copies: int, steps: int) -> tuple[float, float]:
+        """``copies`` processes replay ``steps`` steps at once: the units of
+        all and the seconds until the last is done."""
+        for conn in self.conns[:copies]:
+            conn.send(steps)
+        seconds = max(conn.recv() for conn in self.conns[:copies])
+        return copies * steps * self.n, seconds
+
+    def close(self) -> None:
+        for conn in self.conns:
+            conn.send(None)
+        for proc in self.procs:
+            proc.join()
+
+
 # ------------------------------------------------------------------- copies
 
 
@@ -561,6 +628,29 @@ def suite(cfg: Settings, only: set[str] | None) -> list[Row]:
                     )
                     envpool = f"EnvPool ConnectFour-v1 (num_threads={threads})"
                     add("batch", f"{label}, {preset}{policy}", "env-steps/s", envpool + policy, p)
+    if want("threads"):
+        # Two threads against one (target >= 1.8x), each pair in alternation,
+        # and beside them what two independent processes reach on this host.
+        # Runs of a few tens of ms on a host whose second vCPU comes and
+        # goes: three times the pairs of the other groups.
+        n, pairs = 1024, 3 * r
+        steps = cfg.size(max(50, 200_000 // n), max(3, 300 // n))
+        replayed = " (recorded legal actions replayed: step only)"
+        for preset in ("oware", "ayoayo"):
+            ours = ayo_vector_step(preset, n, 2, replay=True)
+            one = functools.partial(ayo_vector_step, preset, n, 1, True)
+            p = paired(ours, steps, one, steps, pairs)
+            name = f"batch {n}, 2 threads, {preset}{replayed}"
+            add("threads", name, "env-steps/s", "the same batch on 1 thread", p, 1.8)
+        procs = ReplayProcesses("oware", n, steps)
+        try:
+            p = paired(
+                lambda k: procs.run(2, k), steps, lambda: lambda k: procs.run(1, k), steps, pairs
+            )
+        finally:
+            procs.close()
+        name = f"two processes at once, each a 1-thread batch {n}, oware{replayed}"
+        add("threads", name, "env-steps/s", "one such process alone (the host's 2-core scaling)", p)
     if want("copy"):
         size = cfg.size(300_000, 300)
         p = paired(ayo_copy(), size, openspiel_clone, size, r)
@@ -637,7 +727,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["playouts", "loop", "step", "batch", "copy"],
+        choices=["playouts", "loop", "step", "batch", "threads", "copy"],
         help="run only these groups (repeatable)",
     )
     parser.add_argument("--json", help="also write the rows and conditions to this file")

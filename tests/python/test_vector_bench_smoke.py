@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import ROOT
 
-GROUPS = {"playouts": 4, "loop": 1, "step": 5, "batch": 36, "copy": 1}
+GROUPS = {"playouts": 4, "loop": 1, "step": 5, "batch": 36, "threads": 3, "copy": 1}
 
 
 def test_the_suite_runs_end_to_end(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ use options::opponent_from;
 pub(crate) use options::{episode_options, player_from};
 use rows::{out_slice, Rows, DONE};
 pub(crate) use rows::{ACTIONS, MASK_I8, OBS};
-use step::{step_all, validate, MIN_THREADED};
+use step::{step_all, validate, Split, MIN_THREADED};
 
 /// The episodes of a batch: of lean games, or of full games for an
 /// opponent that searches.
@@ -163,6 +163,8 @@ struct Batch {
     /// The object array of `outcomes` (made at its first use, then
     /// rewritten in place like the other arrays).
     outcomes: Option<OutcomeArray>,
+    /// How a threaded step splits the games between the threads.
+    split: Split,
 }
 
 /// `info["outcome"]`'s object array, the games it holds an outcome for, and
@@ -292,6 +294,7 @@ impl PyVecCore {
             episodes,
             actions: copy,
             status,
+            split,
             ..
         } = batch;
         copy.clear();
@@ -313,7 +316,7 @@ impl PyVecCore {
         with_episodes!(episodes, |eps| {
             validate(&opts, py, status, eps, copy).and_then(|()| {
                 with_rows!(self, py, status, |rows| {
-                    let c = py.detach(|| step_all(&opts, eps, copy, rows, team));
+                    let c = py.detach(|| step_all(&opts, eps, copy, rows, team, split));
                     Ok((c.ended, c.over, c.penalized))
                 })
             })
@@ -438,6 +441,7 @@ impl PyVecCore {
                 status,
                 gym: None,
                 outcomes: None,
+                split: Split::default(),
             }),
             n,
             threads: num_threads,

@@ -5,6 +5,7 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use ayo_core::episode::{
     check_action, step_batch, Autoreset, Checked, Episode, EpisodeGame, EpisodeOptions,
@@ -184,29 +185,90 @@ impl Claims {
     }
 }
 
+/// Where a threaded step splits its games: the caller steps the first
+/// `caller` games, the helpers the rest in equal shares. The split follows
+/// the threads' speeds in the steps before (see [`Split::rebalance`]): on a
+/// shared host one vCPU can run a third slower than the other for a while,
+/// and with fixed halves every step then waits for the slower thread. Games
+/// change threads only at the boundary, a few at a time, so each thread goes
+/// on stepping nearly the same games (their state stays in its core's
+/// cache; games claimed from a shared counter in small blocks moved between
+/// cores every step and cost more than they balanced).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Split {
+    /// Games of the caller's share; 0 until the first threaded step.
+    caller: usize,
+}
+
+/// The boundary of [`Split`] moves by multiples of this many games.
+const SPLIT_GRAIN: usize = 16;
+
+/// What each side of a threaded step did: games stepped and seconds taken.
+#[derive(Clone, Copy, Debug, Default)]
+struct Timing {
+    caller: (usize, f64),
+    /// The helpers together, in the time of the slowest.
+    helpers: (usize, f64),
+}
+
+impl Split {
+    /// The caller's games in a step of `n` games on `threads` threads.
+    fn caller_games(self, n: usize, threads: usize) -> usize {
+        if self.caller == 0 || self.caller >= n {
+            n.div_ceil(threads)
+        } else {
+            self.caller
+        }
+    }
+
+    /// Moves the boundary toward the split at which both sides of the last
+    /// step would have taken the same time at the speeds they had, by at
+    /// most a sixteenth of the games a step and never below an eighth on
+    /// either side. A step in which a side did not step its own share (a
+    /// helper that started late) says nothing of the speeds and is passed over.
+    fn rebalance(&mut self, n: usize, threads: usize, t: Timing) {
+        let caller = self.caller_games(n, threads);
+        let ((cg, cs), (hg, hs)) = (t.caller, t.helpers);
+        if cg != caller || hg != n - caller || cs <= 0.0 || hs <= 0.0 {
+            return;
+        }
+        let (rc, rh) = (cg as f64 / cs, hg as f64 / hs);
+        let balanced = n as f64 * rc / (rc + rh);
+        // Half way there: one step's speeds are noisy.
+        let mut next = (caller as f64 + balanced) / 2.0;
+        let most = (n / 16).max(SPLIT_GRAIN) as f64;
+        next = next.clamp(caller as f64 - most, caller as f64 + most);
+        let next = (next / SPLIT_GRAIN as f64).round() as usize * SPLIT_GRAIN;
+        self.caller = next.clamp(n / 8, n - n / 8);
+    }
+}
+
 /// Steps every game: on the calling thread alone, or with `team`'s helpers
-/// from [`MIN_THREADED`] games. The games are cut into one contiguous share
-/// a thread; the caller claims shares from the front and the helpers from
-/// the back, so each thread steps the same games every step (their state
-/// stays in its core's cache), and the caller takes the share of a helper
-/// that has not started when it is done with its own. Each game's result
-/// depends only on its own state and action, so who steps it changes
-/// nothing. What happened, counted.
+/// from [`MIN_THREADED`] games. The games are cut into contiguous shares,
+/// the caller's first (as `split` says, which the step then adapts) and
+/// then one a helper; the caller claims shares from the front and the
+/// helpers from the back, so each thread steps nearly the same games every
+/// step, and the caller takes the share of a helper that has not started
+/// when it is done with its own. Each game's result depends only on its own
+/// state and action, so who steps it changes nothing. What happened, counted.
 pub(crate) fn step_all<G: EpisodeGame>(
     opts: &EpisodeOptions,
     episodes: &mut [Episode<G>],
     actions: &[i64],
     out: Rows<'_>,
     team: Option<&Team>,
+    split: &mut Split,
 ) -> Counts {
     let Some(team) = team.filter(|_| episodes.len() >= MIN_THREADED) else {
         return step_chunk(opts, episodes, actions, out);
     };
-    let share = episodes.len().div_ceil(team.threads());
-    let mut shares = Vec::with_capacity(team.threads());
+    let (n, threads) = (episodes.len(), team.threads());
+    let caller = split.caller_games(n, threads);
+    let helper = (n - caller).div_ceil(threads - 1);
+    let mut shares = Vec::with_capacity(threads);
     let (mut episodes, mut actions, mut out) = (episodes, actions, out);
     while !episodes.is_empty() {
-        let k = share.min(episodes.len());
+        let k = if shares.is_empty() { caller } else { helper }.min(episodes.len());
         let (these, rest) = std::mem::take(&mut episodes).split_at_mut(k);
         let (acts, rest_acts) = actions.split_at(k);
         let (rows, rest_rows) = out.split_at(k);
@@ -214,18 +276,79 @@ pub(crate) fn step_all<G: EpisodeGame>(
         (episodes, actions, out) = (rest, rest_acts, rest_rows);
     }
     let claims = Claims::new(shares.len());
-    let counts = Mutex::new(Counts::default());
+    let done = Mutex::new((Counts::default(), Timing::default()));
     team.run(&|me| {
-        let mut mine = Counts::default();
+        let start = Instant::now();
+        let (mut mine, mut games) = (Counts::default(), 0);
         while let Some(b) = claims.next(me) {
             // Each share is claimed once; its lock is never contended.
             let claimed = shares[b].lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some((these, acts, rows)) = claimed {
+                games += these.len();
                 mine += step_chunk(opts, these, acts, rows);
             }
         }
-        // Adding cannot panic: a poisoned lock still holds the sum.
-        *counts.lock().unwrap_or_else(|e| e.into_inner()) += mine;
+        let secs = start.elapsed().as_secs_f64();
+        // Adding cannot panic: a poisoned lock still holds the sums.
+        let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
+        done.0 += mine;
+        if me == 0 {
+            done.1.caller = (games, secs);
+        } else if games > 0 {
+            let h = &mut done.1.helpers;
+            *h = (h.0 + games, h.1.max(secs));
+        }
     });
-    counts.into_inner().unwrap_or_else(|e| e.into_inner())
+    let (counts, timing) = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    split.rebalance(n, threads, timing);
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timing(caller: (usize, f64), helpers: (usize, f64)) -> Timing {
+        Timing { caller, helpers }
+    }
+
+    #[test]
+    fn the_split_starts_even_and_moves_toward_the_faster_thread() {
+        let mut split = Split::default();
+        assert_eq!(split.caller_games(1024, 2), 512);
+        // The helper ran at two thirds of the caller's speed: the balanced
+        // split is 614 games for the caller, reached in steps of at most 64.
+        let mut seen = vec![];
+        for _ in 0..8 {
+            let c = split.caller_games(1024, 2);
+            let (cs, hs) = (c as f64 / 3.0, (1024 - c) as f64 / 2.0);
+            split.rebalance(1024, 2, timing((c, cs), (1024 - c, hs)));
+            seen.push(split.caller_games(1024, 2));
+        }
+        assert_eq!(seen[0], 560);
+        assert!(seen.windows(2).all(|w| w[1].abs_diff(w[0]) <= 64));
+        assert!(seen[7].abs_diff(614) <= SPLIT_GRAIN, "{seen:?}");
+        assert!(seen.iter().all(|c| c % SPLIT_GRAIN == 0));
+    }
+
+    #[test]
+    fn the_split_keeps_an_eighth_on_each_side_and_ignores_a_late_helper() {
+        let mut split = Split::default();
+        // The helper very slow for many steps: the caller never takes more than 7/8.
+        for _ in 0..40 {
+            let c = split.caller_games(1024, 2);
+            split.rebalance(1024, 2, timing((c, 1.0), (1024 - c, 1000.0)));
+        }
+        assert_eq!(split.caller_games(1024, 2), 896);
+        // A step where the caller took the helper's share too: no change.
+        let before = split;
+        split.rebalance(1024, 2, timing((1024, 1.0), (0, 0.0)));
+        assert_eq!(split, before);
+        // Three threads as fast as each other (the helpers' 666 games in the
+        // caller's time): the caller keeps about a third.
+        let mut split = Split::default();
+        assert_eq!(split.caller_games(1000, 3), 334);
+        split.rebalance(1000, 3, timing((334, 1.0), (666, 1.0)));
+        assert_eq!(split.caller_games(1000, 3), 336);
+    }
 }
