@@ -16,7 +16,6 @@ mod options;
 mod rows;
 mod step;
 
-use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
 use ayo_core::episode::{Episode, EpisodeGame, EpisodeOptions, Opponent, Snapshot};
@@ -28,6 +27,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use rustc_hash::FxHashMap;
 
 use crate::alloc;
 use crate::errors::{AyoError, Real, Text, Wide};
@@ -174,7 +174,7 @@ struct Batch {
 struct OutcomeArray {
     array: Py<PyAny>,
     held: Vec<usize>,
-    made: HashMap<([u16; 2], i8), Py<PyAny>>,
+    made: FxHashMap<([u16; 2], i8), Py<PyAny>>,
 }
 
 /// A batch of `num_envs` Ayo games stepped together in Rust; the engine of
@@ -485,7 +485,7 @@ impl PyVecCore {
                 slot.insert(OutcomeArray {
                     array: array.unbind(),
                     held: Vec::new(),
-                    made: HashMap::new(),
+                    made: FxHashMap::default(),
                 })
             }
         };
