@@ -18,39 +18,19 @@ import argparse
 import importlib
 import statistics
 import sys
-import time
 from typing import Any
 
 import numpy as np
+from batch_actions import recorded_actions, replay_steps
 
 STEPS = 500
+SEED = 1
 
 
 def load(directory: str, name: str, preset: str, threads: int, games: int) -> Any:
     sys.path.insert(0, directory)
     vector = importlib.import_module(f"{name}.vector")
     return vector.AyoVectorEnv(games, rules=preset, num_threads=threads, copy=False)
-
-
-def record(env: Any) -> list[Any]:
-    noise = np.random.default_rng(1).random((97, env.num_envs, 6))
-    env.reset(seed=1)
-    masks = env.action_masks()  # rewritten in place by every step
-    actions = []
-    for k in range(STEPS):
-        a = np.ascontiguousarray(np.argmax(masks * noise[k % 97], axis=1))
-        actions.append(a)
-        env.step(a)
-    return actions
-
-
-def replay(env: Any, actions: list[Any]) -> float:
-    env.reset(seed=1)
-    step = env.step
-    t = time.perf_counter()
-    for a in actions:
-        step(a)
-    return time.perf_counter() - t
 
 
 def main() -> None:
@@ -66,13 +46,15 @@ def main() -> None:
         "A": load(args.dir_a, "ayo_a", args.preset, args.threads, args.games),
         "B": load(args.dir_b, "ayo_b", args.preset, args.threads, args.games),
     }
-    actions = record(envs["A"])
+    actions = recorded_actions(envs["A"], STEPS, SEED)
     for env in envs.values():
-        replay(env, actions)  # warm-up
+        replay_steps(env, actions, SEED)  # warm-up
     times: dict[str, list[float]] = {"A": [], "B": []}
     ratios = []
     for r in range(args.rounds):
-        t = {side: replay(envs[side], actions) for side in ("AB" if r % 2 == 0 else "BA")}
+        t = {
+            side: replay_steps(envs[side], actions, SEED) for side in ("AB" if r % 2 == 0 else "BA")
+        }
         for side in "AB":
             times[side].append(t[side])
         ratios.append(t["B"] / t["A"])

@@ -35,6 +35,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 import numpy as np
+from batch_actions import policy_steps, recorded_actions, replay_steps
 
 import ayo
 from ayo.vector import AyoVectorEnv
@@ -277,44 +278,12 @@ def ayo_vector_step(preset: str, n: int, threads: int, replay: bool = False) -> 
     env = AyoVectorEnv(n, rules=preset, num_threads=threads, copy=False)
 
     def policy_run(steps: int) -> tuple[float, float]:
-        return steps * n, policy_steps(env, steps, None)
+        return steps * n, policy_steps(env, steps, None, SEED)
 
     def replay_run(steps: int) -> tuple[float, float]:
-        return steps * n, replay_steps(env, recorded_actions(env, steps))
+        return steps * n, replay_steps(env, recorded_actions(env, steps, SEED), SEED)
 
     return replay_run if replay else policy_run
-
-
-def policy_steps(env: AyoVectorEnv, steps: int, record: list[Any] | None) -> float:
-    """``steps`` steps of ``env`` from its seeds, each action an argmax of
-    the masks times fixed noise; the seconds they took."""
-    noise = np.random.default_rng(SEED).random((97, env.num_envs, 6))
-    env.reset(seed=SEED)
-    masks = env.action_masks()  # rewritten in place by every step
-    t = time.perf_counter()
-    for k in range(steps):
-        actions = np.argmax(masks * noise[k % 97], axis=1)
-        if record is not None:
-            record.append(actions)
-        env.step(actions)
-    return time.perf_counter() - t
-
-
-def recorded_actions(env: AyoVectorEnv, steps: int) -> list[Any]:
-    """The actions of ``policy_steps`` (an untimed pass)."""
-    recorded: list[Any] = []
-    policy_steps(env, steps, recorded)
-    return recorded
-
-
-def replay_steps(env: AyoVectorEnv, recorded: list[Any]) -> float:
-    """The seconds ``env`` takes to replay ``recorded`` from its seeds."""
-    env.reset(seed=SEED)
-    step = env.step
-    t = time.perf_counter()
-    for actions in recorded:
-        step(actions)
-    return time.perf_counter() - t
 
 
 def aec_step(make: Callable[[], Any], actions: int, replay: bool = False) -> Work:
@@ -463,10 +432,10 @@ def replay_process(conn: Connection, preset: str, n: int, steps: int) -> None:
     one-thread batch of ``n`` games, then replays the first ``k`` of them
     each time it receives ``k`` (``None``: stop) and sends back the seconds."""
     env = AyoVectorEnv(n, rules=preset, num_threads=1, copy=False)
-    recorded = recorded_actions(env, steps)
+    recorded = recorded_actions(env, steps, SEED)
     conn.send(0.0)
     while (k := conn.recv()) is not None:
-        conn.send(replay_steps(env, recorded[:k]))
+        conn.send(replay_steps(env, recorded[:k], SEED))
     env.close()
 
 

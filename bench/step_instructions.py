@@ -30,6 +30,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from batch_actions import recorded_actions, replay_steps
 
 import ayo  # noqa: F401 (registers ayo/Ayo-v0)
 from ayo.vector import AyoVectorEnv
@@ -75,13 +76,7 @@ GAMES = 1024
 
 def record_batch(steps: int, preset: str, path: str) -> None:
     env = AyoVectorEnv(GAMES, rules=preset, num_threads=1, copy=False)
-    noise = np.random.default_rng(SEED).random((97, GAMES, 6))
-    env.reset(seed=SEED)
-    masks = env.action_masks()  # rewritten in place by every step
-    actions = np.empty((steps, GAMES), dtype=np.int64)
-    for k in range(steps):
-        actions[k] = np.argmax(masks * noise[k % 97], axis=1)
-        env.step(actions[k])
+    actions = np.array(recorded_actions(env, steps, SEED), dtype=np.int64)
     np.savez(path, actions=actions, preset=preset)
 
 
@@ -92,10 +87,7 @@ def replay_batch(path: str, steps: int) -> None:
         raise SystemExit(f"{path} holds {len(actions)} steps, fewer than {steps}")
     rows = [np.ascontiguousarray(a) for a in actions[:steps]]
     env = AyoVectorEnv(GAMES, rules=preset, num_threads=1, copy=False)
-    env.reset(seed=SEED)
-    step = env.step
-    for a in rows:
-        step(a)
+    replay_steps(env, rows, SEED)
 
 
 def main(argv: list[str]) -> None:
