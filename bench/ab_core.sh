@@ -13,33 +13,14 @@ ROUNDS=${4:-200}
 DIR=$ROOT/target/ab_core
 rm -rf "$DIR/base" "$DIR/harness"
 # Siblings: a path dependency under the harness would join its workspace.
-mkdir -p "$DIR/base" "$DIR/harness/src"
+mkdir -p "$DIR/base"
 # BASE's workspace, with ayo-core renamed so that both builds link into one binary.
 git archive "$(git rev-parse --verify "$BASE^{commit}")" | tar -x -C "$DIR/base"
 sed -i 's/^name = "ayo-core"$/name = "ayo-core-base"/' "$DIR/base/ayo-core/Cargo.toml"
 sed -i 's/^members = .*/members = ["ayo-core"]/' "$DIR/base/Cargo.toml"
-cp bench/ab_core/main.rs "$DIR/harness/src/main.rs"
-cat > "$DIR/harness/Cargo.toml" <<TOML
-[package]
-name = "ab_core"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-new = { package = "ayo-core", path = "$ROOT/ayo-core" }
-base = { package = "ayo-core-base", path = "$DIR/base/ayo-core" }
-rand = { version = "0.9", default-features = false }
-rand_xoshiro = "0.7"
-
-# As the project's release profile.
-[profile.release]
-codegen-units = 1
-lto = "thin"
-
-[workspace]
-TOML
-cp Cargo.lock "$DIR/harness/Cargo.lock"
+source bench/harness.sh
+harness ab_core "$DIR" "new = { package = \"ayo-core\", path = \"$ROOT/ayo-core\" }
+base = { package = \"ayo-core-base\", path = \"$DIR/base/ayo-core\" }"
 # Every function and loop of both builds at a 64-byte boundary: otherwise
 # where the linker happens to put each copy moves a hot loop by up to a
 # tenth (the same source against itself measured +12% in `lean oware`).

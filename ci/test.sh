@@ -14,6 +14,8 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 cargo check --manifest-path fuzz/Cargo.toml --locked
 # The A/B tool of docs/benchmarks.md builds and runs (HEAD against itself).
 bash bench/ab_core.sh HEAD playout oware 4
+# The lane study of docs/benchmarks.md builds and plays as LeanGame does (checks only).
+bash bench/lane_step.sh 1 0
 # The kernel each CPU gets, on emulated CPUs without AVX-512 and without AVX2.
 bash ci/dispatch.sh
 
