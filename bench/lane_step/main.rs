@@ -3,13 +3,16 @@
 //! next legal mask and the observation rows) with the games kept in byte
 //! lanes, 64 games a block, between steps.
 //!
-//! It is not the engine and no environment uses it. It leaves out what the
-//! lanes would still have to carry to be one: the repetition rule (its
-//! window, and the position key it needs), the record of the moves, the
-//! rewards, truncation and the episode's options. What it does do, it does
-//! exactly: `check` plays 1,024 games of it beside ayo-core's `LeanGame` and
-//! fails on any difference in the boards, stores, legal masks or
-//! observations, except where `LeanGame` ended a game by repetition.
+//! It is not the engine and no environment uses it. It plays every rule of
+//! `oware`, the repetition rule included: a key a position computed in the
+//! lanes, and for each game a window of the positions since its last capture
+//! (a filter of 1,024 bits and a key and a pit an entry, a match confirmed
+//! by replaying the window's moves with ayo-core), as ayo-core's `Window`
+//! keeps it. It leaves out the record of the moves, the rewards, truncation
+//! and the episode's options. What it does, it does exactly: `check` plays
+//! 1,024 games of it beside ayo-core's `LeanGame` and fails on any
+//! difference in the boards, stores, players to move, legal masks,
+//! observations or ends.
 //!
 //! `bench/lane_step.sh` builds it for the baseline, x86-64-v3 and x86-64-v4
 //! (ayo-core with it) and runs `LEVEL STEPS ROUNDS`: the check, then rounds
@@ -26,7 +29,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use ayo_core::episode::{step_batch, Checked, Episode, EpisodeOptions};
-use ayo_core::{EndReason, LeanGame, Player, Position, Rules};
+use ayo_core::{LeanGame, Move, Player, Position, Rules, Setup};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 
@@ -42,6 +45,87 @@ const CHECK_STEPS: usize = 60;
 /// One observation row and one mask row a game, as the batched environment writes them.
 type Rows = (Vec<[f32; 14]>, Vec<[bool; 6]>);
 
+/// The key's weight of pit `i` (12: the player to move): odd random numbers.
+const KEY_WEIGHTS: [u32; 13] = [
+    0x9E37_79B1,
+    0x85EB_CA77,
+    0xC2B2_AE3D,
+    0x27D4_EB2F,
+    0x1656_67B1,
+    0xD3A2_646D,
+    0xFD70_46C5,
+    0xB55A_4F09,
+    0x6C8E_9CF5,
+    0x7FEB_352D,
+    0x846C_A68B,
+    0xE703_7ED1,
+    0x2545_F491,
+];
+
+/// One game's positions since its last capture (or its start): the first
+/// position, and a key and the pit played for every position, found through
+/// a filter of 1,024 bits first.
+#[derive(Clone)]
+struct Window {
+    filter: [u64; 16],
+    entries: Vec<u64>,
+    first: Position,
+}
+
+impl Window {
+    fn new(first: Position) -> Window {
+        Window {
+            filter: [0; 16],
+            entries: Vec::with_capacity(64),
+            first,
+        }
+    }
+
+    /// A new window at `first`, whose key is `key`.
+    fn restart(&mut self, first: Position, key: u32) {
+        self.filter = [0; 16];
+        self.entries.clear();
+        self.first = first;
+        self.note(key, 0);
+    }
+
+    #[inline(always)]
+    fn note(&mut self, key: u32, pit: u8) {
+        let bit = key >> 22;
+        self.filter[(bit >> 6) as usize] |= 1 << (bit & 63);
+        self.entries.push(u64::from(key) | u64::from(pit) << 32);
+    }
+
+    /// Notes the position of `key` reached by `pit` without a capture; true
+    /// when it occurred before in the window (`now` builds it, for the rare
+    /// key match).
+    #[inline(always)]
+    fn repeats(&mut self, rules: &Rules, key: u32, pit: u8, now: impl Fn() -> Position) -> bool {
+        let bit = key >> 22;
+        let seen = self.filter[(bit >> 6) as usize] >> (bit & 63) & 1 == 1
+            && self.entries.iter().any(|&e| e as u32 == key)
+            && self.replay_finds(rules, now().packed());
+        self.note(key, pit);
+        seen
+    }
+
+    #[cold]
+    fn replay_finds(&self, rules: &Rules, packed: u128) -> bool {
+        let mut p = self.first;
+        if p.packed() == packed {
+            return true;
+        }
+        for &e in &self.entries[1..] {
+            let mv = Move::new((e >> 32) as u8).expect("a pit");
+            p = p.try_play_unchecked(rules, mv).expect("a legal move");
+            if p.packed() == packed {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// All ones when `b`, else zero: a lane's condition as a byte mask.
 #[inline(always)]
 fn mask(b: bool) -> u8 {
@@ -52,6 +136,22 @@ fn mask(b: bool) -> u8 {
 #[inline(always)]
 fn select(m: u8, yes: u8, no: u8) -> u8 {
     (yes & m) | (no & !m)
+}
+
+/// Game `l`'s position in lanes `cells` and `mover` (its counters left at
+/// 0: the rules of `oware` do not read them).
+fn position_of(cells: &[[u8; LANES]; 14], mover: &[u8; LANES], l: usize) -> Position {
+    Position::from_setup_unchecked(&Setup {
+        board: std::array::from_fn(|i| cells[i][l]),
+        stores: [cells[12][l], cells[13][l]],
+        to_move: if mover[l] == 0 {
+            Player::South
+        } else {
+            Player::North
+        },
+        no_capture: 0,
+        ply: 0,
+    })
 }
 
 /// 64 games, a byte lane each.
@@ -68,17 +168,23 @@ struct Block {
     legal: [u8; LANES],
     /// Each game's xoshiro256++ state, for the random reply.
     rng: [[u64; LANES]; 4],
+    /// Each game's repetition window.
+    windows: Vec<Window>,
+    /// The rules (for the windows' rare replays).
+    rules: Rules,
 }
 
 impl Block {
     /// 64 games at the start, their reply streams seeded from `seed`.
-    fn new(seed: u64) -> Block {
+    fn new(rules: Rules, seed: u64) -> Block {
         let mut b = Block {
             cells: [[0; LANES]; 14],
             mover: [0; LANES],
             over: [0; LANES],
             legal: [0; LANES],
             rng: [[0; LANES]; 4],
+            windows: vec![Window::new(Position::start(&rules)); LANES],
+            rules,
         };
         let mut seeds = SplitMix64::seed_from_u64(seed);
         for l in 0..LANES {
@@ -104,6 +210,34 @@ impl Block {
             self.legal[l] = select(which[l], 0x3F, self.legal[l]);
             self.over[l] &= !which[l];
         }
+        let keys = self.keys();
+        for l in 0..LANES {
+            if which[l] != 0 {
+                let first = self.position(l);
+                self.windows[l].restart(first, keys[l]);
+            }
+        }
+    }
+
+    /// Game `l`'s position.
+    fn position(&self, l: usize) -> Position {
+        position_of(&self.cells, &self.mover, l)
+    }
+
+    /// Each game's key: its pits and its player to move, weighted.
+    #[inline(always)]
+    fn keys(&self) -> [u32; LANES] {
+        let mut key = [0u32; LANES];
+        for i in 0..12 {
+            for l in 0..LANES {
+                key[l] =
+                    key[l].wrapping_add(u32::from(self.cells[i][l]).wrapping_mul(KEY_WEIGHTS[i]));
+            }
+        }
+        for l in 0..LANES {
+            key[l] = key[l].wrapping_add(u32::from(self.mover[l]).wrapping_mul(KEY_WEIGHTS[12]));
+        }
+        key
     }
 
     /// The mover's mover-relative action `act[l]` sown in every game not
@@ -184,6 +318,24 @@ impl Block {
             south[l] = south[l].wrapping_add(g & to_south);
             north[l] = north[l].wrapping_add(g & !to_south);
             self.mover[l] ^= live[l] & 1;
+        }
+        // The repetition rule: a capture starts a game's window again; any
+        // other move is looked up in it, and a repeated position ends the game.
+        let keys = self.keys();
+        for l in 0..LANES {
+            if live[l] == 0 {
+                continue;
+            }
+            if stands[l] != 0 {
+                let first = self.position(l);
+                self.windows[l].restart(first, keys[l]);
+            } else {
+                let (cells, mover) = (&self.cells, &self.mover);
+                let now = || position_of(cells, mover, l);
+                if self.windows[l].repeats(&self.rules, keys[l], origin[l], now) {
+                    self.over[l] = mask(true);
+                }
+            }
         }
     }
 
@@ -308,9 +460,9 @@ impl Block {
 }
 
 /// The blocks of a batch.
-fn blocks(seed: u64) -> Vec<Block> {
+fn blocks(rules: &Rules, seed: u64) -> Vec<Block> {
     (0..GAMES / LANES)
-        .map(|b| Block::new(seed + b as u64))
+        .map(|b| Block::new(*rules, seed + b as u64))
         .collect()
 }
 
@@ -319,10 +471,10 @@ fn rows() -> Rows {
 }
 
 /// Plays the lanes beside `LeanGame`s for [`CHECK_STEPS`] steps with random
-/// agent actions; returns the game-steps compared and the differences other
-/// than `LeanGame`'s repetition ends.
+/// agent actions; returns the game-steps compared, those that ended a game
+/// by repetition, and the differences.
 fn check(rules: &Rules) -> (usize, usize, usize) {
-    let mut bs = blocks(1);
+    let mut bs = blocks(rules, 1);
     let (mut obs, mut legal) = rows();
     let mut lean: Vec<LeanGame> = (0..GAMES)
         .map(|_| LeanGame::new(*rules, Position::start(rules)))
@@ -362,16 +514,17 @@ fn check(rules: &Rules) -> (usize, usize, usize) {
                 let seen = (0..14).all(|i| f32::from(view[i]) == obs[bi * LANES + l][i]);
                 let mask_bits =
                     (0..6).fold(0u8, |m, a| m | u8::from(legal[bi * LANES + l][a]) << a);
-                let same =
-                    ok && board && seen && g.legal_mask() == b.legal[l] && mask_bits == b.legal[l];
+                let same = ok
+                    && board
+                    && seen
+                    && g.legal_mask() == b.legal[l]
+                    && mask_bits == b.legal[l]
+                    && outcome.is_some() == (b.over[l] != 0);
                 compared += 1;
-                if !same {
-                    if outcome.map(|o| o.reason) == Some(EndReason::Repetition) {
-                        repetitions += 1;
-                    } else {
-                        wrong += 1;
-                    }
-                }
+                repetitions += usize::from(
+                    outcome.is_some_and(|o| o.reason == ayo_core::EndReason::Repetition),
+                );
+                wrong += usize::from(!same);
             }
         }
     }
@@ -437,7 +590,7 @@ fn main() -> ExitCode {
     let (compared, repetitions, wrong) = check(&rules);
     println!(
         "{level}: check: {compared} game-steps against LeanGame, {wrong} differences, \
-         {repetitions} games ended by repetition (not in the lanes)"
+         {repetitions} of them at games ended by repetition"
     );
     if wrong > 0 || compared == 0 {
         return ExitCode::FAILURE;
@@ -454,7 +607,7 @@ fn main() -> ExitCode {
         status.push(ep.observe(&opts).legal);
     }
     let status = Cell::from_mut(&mut status[..]).as_slice_of_cells();
-    let mut bs = blocks(2);
+    let mut bs = blocks(&rules, 2);
     let (mut lane_rows, mut ep_rows) = (rows(), rows());
     let (mut lanes_ns, mut eps_ns, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
     let per = (steps * GAMES) as f64;
