@@ -109,20 +109,18 @@ impl Window {
         seen
     }
 
+    /// Whether `packed` is one of the window's positions: its moves
+    /// replayed from its first position.
     #[cold]
     fn replay_finds(&self, rules: &Rules, packed: u128) -> bool {
-        let mut p = self.first;
-        if p.packed() == packed {
-            return true;
-        }
-        for &e in &self.entries[1..] {
-            let mv = Move::new((e >> 32) as u8).expect("a pit");
-            p = p.try_play_unchecked(rules, mv).expect("a legal move");
-            if p.packed() == packed {
-                return true;
-            }
-        }
-        false
+        let pits = self.entries[1..].iter().map(|&e| (e >> 32) as u8);
+        let positions = pits.scan(self.first, |p, pit| {
+            *p = p.try_play_unchecked(rules, Move::new(pit).ok()?)?;
+            Some(*p)
+        });
+        std::iter::once(self.first)
+            .chain(positions)
+            .any(|p| p.packed() == packed)
     }
 }
 
