@@ -15,6 +15,9 @@
 //!   across as a masked pick of the facing pit, the grand-slam rule as a
 //!   masked row sum.
 //!
+//! [`sow_moves`] sows a list of moves this way; the batch step's lane path
+//! (`episode/lanes.rs`) uses the same block of lanes for its episodes' moves.
+//!
 //! What it cannot decide it leaves to the one scalar rules implementation
 //! (`sow.rs`): collect-on-4 families, and relay moves still going after
 //! 16 laps (where the scalar path starts looking for endless relays). The
@@ -35,35 +38,36 @@ use crate::sow::{Sown, CHECK_FROM};
 pub const LANES: usize = 64;
 
 /// Bytes a lane: the 12 pits and the 2 stores.
-const CELLS: usize = 14;
+pub(crate) const CELLS: usize = 14;
 
-/// One block of moves in lanes.
-struct Block {
+/// One block of moves in lanes (also the batch step's: `episode/lanes.rs`).
+#[derive(Clone)]
+pub(crate) struct Block {
     /// `cells[i][l]`: pit (or store) `i` of lane `l`.
-    cells: [[u8; LANES]; CELLS],
+    pub(crate) cells: [[u8; LANES]; CELLS],
     /// The pit each lane sows from next.
-    origin: [u8; LANES],
+    pub(crate) origin: [u8; LANES],
     /// The player to move in each lane (0 South, 1 North).
-    mover: [u8; LANES],
+    pub(crate) mover: [u8; LANES],
     /// Lanes still sowing (1) or done (0).
-    active: [u8; LANES],
+    pub(crate) active: [u8; LANES],
     /// Lanes whose move took seeds to a store.
-    captured: [u8; LANES],
+    pub(crate) captured: [u8; LANES],
 }
 
 /// The rules the lane engine needs, read once a batch.
 #[derive(Clone, Copy)]
-struct LaneRules {
-    relay: bool,
-    two_three: bool,
-    skip: bool,
+pub(crate) struct LaneRules {
+    pub(crate) relay: bool,
+    pub(crate) two_three: bool,
+    pub(crate) skip: bool,
     no_grand_slam: bool,
     seed_taken: bool,
 }
 
 impl LaneRules {
     /// The lane rules of `rules`, or `None` for a family left to the scalar path.
-    fn of(rules: &Rules) -> Option<LaneRules> {
+    pub(crate) fn of(rules: &Rules) -> Option<LaneRules> {
         let two_three = match rules.capture() {
             Capture::TwoThree => true,
             Capture::Across => false,
@@ -174,7 +178,7 @@ impl<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool> Loop
 /// All ones when `b`, else zero: a lane's condition as a byte mask
 /// (selects by masks vectorise; branches do not).
 #[inline(always)]
-fn mask(b: bool) -> u8 {
+pub(crate) fn mask(b: bool) -> u8 {
     0u8.wrapping_sub(u8::from(b))
 }
 
@@ -185,33 +189,61 @@ fn select(b: bool, yes: u8, no: u8) -> u8 {
 }
 
 impl Block {
-    /// The block of `moves` (at most [`LANES`]); unused lanes are inactive.
+    /// A block of empty, inactive lanes.
     #[inline(always)]
-    fn load(moves: &[(Position, Move)]) -> Block {
-        let mut b = Block {
+    pub(crate) fn empty() -> Block {
+        Block {
             cells: [[0; LANES]; CELLS],
             origin: [0; LANES],
             mover: [0; LANES],
             active: [0; LANES],
             captured: [0; LANES],
-        };
+        }
+    }
+
+    /// Lane `l` holds the position packed as `packed` (see
+    /// [`Position::packed`]) and is to sow `pit`.
+    #[inline(always)]
+    pub(crate) fn set_lane(&mut self, l: usize, packed: u128, pit: u8) {
+        let bytes = packed.to_le_bytes();
+        for (i, row) in self.cells.iter_mut().enumerate() {
+            row[l] = bytes[i];
+        }
+        self.mover[l] = bytes[14];
+        self.origin[l] = pit;
+        self.active[l] = 1;
+    }
+
+    /// The block of `moves` (at most [`LANES`]); unused lanes are inactive.
+    #[inline(always)]
+    fn load(moves: &[(Position, Move)]) -> Block {
+        let mut b = Block::empty();
         for (l, (pos, mv)) in moves.iter().enumerate() {
-            let bytes = pos.packed().to_le_bytes();
-            for (i, row) in b.cells.iter_mut().enumerate() {
-                row[l] = bytes[i];
-            }
-            b.mover[l] = bytes[14];
-            b.origin[l] = mv.pit() as u8;
-            b.active[l] = 1;
+            b.set_lane(l, pos.packed(), mv.pit() as u8);
         }
         b
+    }
+
+    /// Lane `l`'s cells and player to move, packed as [`Position::packed`].
+    #[inline(always)]
+    pub(crate) fn packed(&self, l: usize) -> u128 {
+        // Two words by shifts (a byte array turned into a u128 costs more).
+        let (mut low, mut high) = (0u64, 0u64);
+        for i in 0..8 {
+            low |= u64::from(self.cells[i][l]) << (8 * i);
+        }
+        for i in 8..CELLS {
+            high |= u64::from(self.cells[i][l]) << (8 * (i - 8));
+        }
+        high |= u64::from(self.mover[l]) << (8 * (14 - 8));
+        u128::from(low) | u128::from(high) << 64
     }
 
     /// Sows every active lane to the end of its move; returns the lanes
     /// left unfinished (a bit each) for the scalar path: relays still going
     /// after [`CHECK_FROM`] laps.
     #[inline(always)]
-    fn sow<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
+    pub(crate) fn sow<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
         &mut self,
         r: LaneRules,
     ) -> u64 {
@@ -314,9 +346,10 @@ impl Block {
         for l in 0..LANES {
             let opp_row = last[l] / 6 != self.mover[l];
             let on = (self.active[l] != 0) & ((count[l] == 2) | (count[l] == 3)) & opp_row;
-            starts[l] = u8::from(on);
+            starts[l] = mask(on);
         }
-        // taken[i][l]: pit i is in lane l's chain.
+        // taken[i][l]: pit i is in lane l's chain (all ones). Masks, not
+        // bools: the scan then vectorises.
         let mut taken = [[0u8; LANES]; 12];
         let mut alive = [0u8; LANES];
         let mover = self.mover;
@@ -325,12 +358,12 @@ impl Block {
             let row = &self.cells[usize::from(i)];
             let taken_row = &mut taken[usize::from(i)];
             for l in 0..LANES {
-                let opp_row = i / 6 != mover[l];
-                let two_three = (row[l] == 2) | (row[l] == 3);
-                let chained = (i == last[l]) | ((alive[l] != 0) & (i < last[l]));
-                let on = (starts[l] != 0) & opp_row & two_three & chained;
-                alive[l] = u8::from(on);
-                taken_row[l] = u8::from(on);
+                let opp_row = mask(i / 6 != mover[l]);
+                let two_three = mask((row[l] == 2) | (row[l] == 3));
+                let chained = mask(i == last[l]) | (alive[l] & mask(i < last[l]));
+                let on = starts[l] & opp_row & two_three & chained;
+                alive[l] = on;
+                taken_row[l] = on;
             }
         }
         self.take(r, &taken, &starts);

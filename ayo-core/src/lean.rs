@@ -11,7 +11,7 @@ use crate::moves::{IllegalMove, Move};
 use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::random_move::{draw_action, draw_among};
-use crate::repeat::Window;
+use crate::repeat::{key_of, Window};
 use crate::rules::{Repetition, Rules};
 
 /// What is known of the legal moves of the current position.
@@ -304,6 +304,51 @@ impl LeanGame {
             // `legal` is not read until the moves are known.
             None => self.moves = Moves::Unknown,
         }
+    }
+
+    /// The legal actions when they are the non-empty pits of a game that
+    /// goes on (no relay, no feeding rule in force), for the batch step in
+    /// lanes (`episode/lanes.rs`); `None` otherwise.
+    #[inline(always)]
+    pub(crate) fn nonempty_legal(&self) -> Option<u8> {
+        (self.moves == Moves::NonEmpty).then_some(self.legal)
+    }
+
+    /// The repetition window, for the batch step in lanes to look up.
+    #[inline(always)]
+    pub(crate) fn window(&self) -> &Window {
+        &self.window
+    }
+
+    /// Two moves played elsewhere (the batch step in lanes), which that
+    /// caller found end nothing and leave the non-empty pits legal: `first`
+    /// led to a position of board key `first_key` (`first_pos` builds it,
+    /// asked only when the window starts there: after a capture), then
+    /// `second` to `pos`. What [`LeanGame::arrive`] would conclude twice,
+    /// without its checks.
+    #[inline(always)]
+    pub(crate) fn arrive_unended(
+        &mut self,
+        (first, first_key, first_captured): (Move, u64, bool),
+        first_pos: impl FnOnce() -> Position,
+        second: Move,
+        pos: Position,
+    ) {
+        if self.rules.repetition() == Repetition::OwnSide {
+            if first_captured {
+                self.window.restart(&first_pos());
+            } else {
+                self.window.note_new(key_of(first_key), first);
+            }
+            if pos.no_capture() == 0 {
+                self.window.restart(&pos);
+            } else {
+                self.window.note_new(key_of(pos.board_key()), second);
+            }
+        }
+        self.pos = pos;
+        self.moves = Moves::NonEmpty;
+        self.legal = pos.nonempty_actions();
     }
 
     /// Sows every candidate ([`Position::children`]) and keeps the children.

@@ -62,6 +62,20 @@ impl Position {
         p
     }
 
+    /// The position of packed `cells`, its board key `lin` (as
+    /// [`Position::board_key`] would compute it) and the counters.
+    #[inline(always)]
+    pub(crate) fn from_keyed_parts(cells: u128, lin: u64, no_capture: u16, ply: u32) -> Position {
+        let p = Position {
+            cells,
+            lin,
+            no_capture,
+            ply,
+        };
+        debug_assert_eq!(p.lin, p.compute_lin());
+        p
+    }
+
     /// The additive key of the board and stores (see `hash.rs`).
     pub(crate) fn compute_lin(&self) -> u64 {
         let pits = PIT_WEIGHT

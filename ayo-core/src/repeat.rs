@@ -39,7 +39,13 @@ fn filter_bit(k: u32) -> usize {
 /// (the side to move is left out: a key match is confirmed on whole positions).
 #[inline(always)]
 fn key(pos: &Position) -> u32 {
-    (pos.board_key() >> 32) as u32
+    key_of(pos.board_key())
+}
+
+/// The 32-bit key of a position whose board key is `board_key`.
+#[inline(always)]
+pub(crate) fn key_of(board_key: u64) -> u32 {
+    (board_key >> 32) as u32
 }
 
 impl Window {
@@ -115,12 +121,26 @@ impl Window {
     #[inline(always)]
     fn advance(&mut self, rules: &Rules, mv: Move, pos: &Position) -> bool {
         let k = key(pos);
-        let b = filter_bit(k);
-        let seen = self.filter[b >> 6] & (1u64 << (b & 63)) != 0
-            && self.entries.iter().any(|&e| e as u32 == k)
-            && self.replay_finds(rules, pos.packed());
+        let seen = self.holds(rules, k, || pos.packed());
         self.note(k, mv.pit() as u8);
         seen
+    }
+
+    /// Whether the position of key `k` (see [`key_of`]), packed as
+    /// `packed()` (asked only on a key match), is one of the window's positions.
+    #[inline(always)]
+    pub(crate) fn holds(&self, rules: &Rules, k: u32, packed: impl FnOnce() -> u128) -> bool {
+        let b = filter_bit(k);
+        self.filter[b >> 6] & (1u64 << (b & 63)) != 0
+            && self.entries.iter().any(|&e| e as u32 == k)
+            && self.replay_finds(rules, packed())
+    }
+
+    /// Records `mv`, which led to a position of key `k` without a capture
+    /// and not in the window ([`Window::holds`] said so).
+    #[inline(always)]
+    pub(crate) fn note_new(&mut self, k: u32, mv: Move) {
+        self.note(k, mv.pit() as u8);
     }
 
     /// Whether the position packed as `packed` is one of the window's

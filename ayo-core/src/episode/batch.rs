@@ -2,25 +2,58 @@
 //! loop. The batched environment of the bindings is this loop; they only
 //! write each game's rows.
 //!
-//! It runs for the baseline instruction set: an episode's step is scalar
-//! bookkeeping that wider instructions do not shorten, and the lane engine
-//! ([`crate::lanes`]) costs more a move than the scalar sowing once the
-//! positions are moved into lanes and back (docs/benchmarks.md has the
-//! instruction counts of both).
+//! [`step_batch`] steps each episode in turn. [`step_batch_on`] can also
+//! step them in byte lanes, 64 at a time (`lanes.rs`: the random opponent
+//! in single-lap games; the same episodes, draw for draw). The lanes sow
+//! and check for ends cheaply, but each episode's bookkeeping (its game,
+//! window, record and stream) is still read and written one episode at a
+//! time, twice a step, and measured slower than stepping in turn with
+//! every kernel (docs/benchmarks.md, "The batch step in lanes"); so the
+//! batched environments keep the path in turn.
 
 use super::{Checked, Episode, EpisodeGame, EpisodeOptions, Step};
+use crate::kernel::Kernel;
 
-/// Steps `episodes[i]` with `action(i)` for every `i`, in order; after each
-/// step `written(i, episode, step, moves_before)` sees the episode and what
-/// the step did (`moves_before`: the episode's moves before the step, to
-/// find this step's moves).
+/// How a batch is stepped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchPath {
+    /// Each episode in turn ([`Episode::step`]).
+    Scalar,
+    /// In byte lanes where the options allow it (the random opponent,
+    /// single laps), compiled for the kernel; elsewhere as
+    /// [`BatchPath::Scalar`].
+    Lanes(Kernel),
+}
+
+/// Steps `episodes[i]` with `action(i)` for every `i`; after each step
+/// `written(i, episode, step, moves_before)` sees the episode and what the
+/// step did (`moves_before`: the episode's moves before the step, to find
+/// this step's moves). Each episode in turn ([`BatchPath::Scalar`]).
 #[inline]
 pub fn step_batch<G: EpisodeGame>(
+    opts: &EpisodeOptions,
+    episodes: &mut [Episode<G>],
+    action: impl FnMut(usize) -> Checked,
+    written: impl FnMut(usize, &mut Episode<G>, &Step, usize),
+) {
+    step_batch_on(BatchPath::Scalar, opts, episodes, action, written);
+}
+
+/// [`step_batch`] on `path`: the same episodes and steps on either path;
+/// `action` is asked, and `written` called, in the order of the episodes.
+#[inline]
+pub fn step_batch_on<G: EpisodeGame>(
+    path: BatchPath,
     opts: &EpisodeOptions,
     episodes: &mut [Episode<G>],
     mut action: impl FnMut(usize) -> Checked,
     mut written: impl FnMut(usize, &mut Episode<G>, &Step, usize),
 ) {
+    if let BatchPath::Lanes(kernel) = path {
+        if G::step_batch_in_lanes(kernel, opts, episodes, &mut action, &mut written) {
+            return;
+        }
+    }
     for (i, ep) in episodes.iter_mut().enumerate() {
         let before = ep.moves().len();
         let step = ep.step(opts, action(i));

@@ -5,6 +5,8 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::{Checked, Episode, EpisodeOptions, Step};
+use crate::kernel::Kernel;
 use crate::legal::must_feed;
 use crate::random_move::draw_action;
 use crate::{EndReason, Game, IllegalMove, LeanGame, Move, Outcome, Position, Rules};
@@ -29,6 +31,21 @@ pub trait EpisodeGame: Clone + Send {
     fn full(&self) -> Option<&Game>;
     /// Takes back the last move, where the game can (a full game).
     fn undo(&mut self) -> bool;
+    /// [`super::step_batch_on`] in lanes with `kernel`, where this game
+    /// and `opts` allow it; false (nothing stepped) elsewhere.
+    fn step_batch_in_lanes<A, W>(
+        _kernel: Kernel,
+        _opts: &EpisodeOptions,
+        _episodes: &mut [Episode<Self>],
+        _action: &mut A,
+        _written: &mut W,
+    ) -> bool
+    where
+        A: FnMut(usize) -> Checked,
+        W: FnMut(usize, &mut Episode<Self>, &Step, usize),
+    {
+        false
+    }
 }
 
 impl EpisodeGame for LeanGame {
@@ -65,6 +82,19 @@ impl EpisodeGame for LeanGame {
     }
     fn undo(&mut self) -> bool {
         false
+    }
+    fn step_batch_in_lanes<A, W>(
+        kernel: Kernel,
+        opts: &EpisodeOptions,
+        episodes: &mut [Episode<Self>],
+        action: &mut A,
+        written: &mut W,
+    ) -> bool
+    where
+        A: FnMut(usize) -> Checked,
+        W: FnMut(usize, &mut Episode<Self>, &Step, usize),
+    {
+        super::lanes::step(kernel, opts, episodes, action, written)
     }
 }
 

@@ -32,13 +32,14 @@
 
 mod batch;
 mod game;
+mod lanes;
 mod options;
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-pub use batch::step_batch;
+pub use batch::{step_batch, step_batch_on, BatchPath};
 pub use game::EpisodeGame;
 pub use options::{
     Autoreset, EpisodeOptions, IllegalAction, Opponent, OptionsError, Perspective, Reward,

@@ -1,0 +1,369 @@
+//! The batch step in lanes ([`super::BatchPath::Lanes`]): for the random
+//! opponent in single-lap games, 64 episodes' steps at a time with their
+//! positions in byte lanes ([`crate::lanes::Block`], the lane engine's one
+//! sowing of the rules), compiled for the kernel that runs it.
+//!
+//! A lane takes the common path of [`Episode::step`]: a legal action, the
+//! random reply, and neither move ending the game, bringing in the feeding
+//! rule or reaching the step limit. The lanes sow both moves, find the
+//! ends by the counters, the empty rows and the feeding rule, and compute
+//! the board keys; each game's own repetition window is looked up, and its
+//! reply drawn from its own stream, one game at a time, as the scalar step
+//! does ([`crate::repeat`], [`crate::random_move`]). Nothing of an episode
+//! changes until its step is known to stay on that path: every other step
+//! (an end, a penalty, an autoreset, the feeding rule) is then taken by
+//! [`Episode::step`] itself from the untouched episode. So the two paths
+//! give the same episodes, draw for draw; the tests compare them.
+//!
+//! The positions go into the lanes and back every step, and each episode's
+//! game, window, record and stream are still read and written one episode
+//! at a time: that is why this runs at the speed of the path in turn, not
+//! faster (docs/benchmarks.md, "The batch step in lanes").
+
+// Lane loops index several arrays by the same lane.
+#![allow(clippy::needless_range_loop)]
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::{Checked, Episode, EpisodeOptions, Opponent, Reward, Step};
+use crate::hash::{PIT_WEIGHT, STORE_WEIGHT};
+use crate::kernel::{Kernel, Loop};
+use crate::lanes::{mask, Block, LaneRules, LANES};
+use crate::players::Kind;
+use crate::random_move::draw_among;
+use crate::repeat::{key_of, Window};
+use crate::rules::{Feeding, Repetition, Rules};
+use crate::{LeanGame, Move, Player, Position};
+
+/// [`super::step_batch_on`] in lanes, with `kernel`, where `opts` allow
+/// it: the random opponent, and single-lap sowing with captures across or
+/// by the 2-or-3 chain. False (nothing stepped) elsewhere.
+pub(crate) fn step<A, W>(
+    kernel: Kernel,
+    opts: &EpisodeOptions,
+    episodes: &mut [Episode<LeanGame>],
+    action: &mut A,
+    written: &mut W,
+) -> bool
+where
+    A: FnMut(usize) -> Checked,
+    W: FnMut(usize, &mut Episode<LeanGame>, &Step, usize),
+{
+    let random = matches!(opts.opponent, Opponent::Agent(Kind::Random, _));
+    let Some(lane_rules) = LaneRules::of(&opts.rules).filter(|r| random && !r.relay) else {
+        return false;
+    };
+    // One straight-line copy a family (the period of a lap a constant).
+    match (lane_rules.two_three, lane_rules.skip) {
+        (false, false) => {
+            blocks::<false, false, A, W>(kernel, opts, lane_rules, episodes, action, written)
+        }
+        (false, true) => {
+            blocks::<false, true, A, W>(kernel, opts, lane_rules, episodes, action, written)
+        }
+        (true, false) => {
+            blocks::<true, false, A, W>(kernel, opts, lane_rules, episodes, action, written)
+        }
+        (true, true) => {
+            blocks::<true, true, A, W>(kernel, opts, lane_rules, episodes, action, written)
+        }
+    }
+    true
+}
+
+fn blocks<const TWO_THREE: bool, const SKIP: bool, A, W>(
+    kernel: Kernel,
+    opts: &EpisodeOptions,
+    lane_rules: LaneRules,
+    episodes: &mut [Episode<LeanGame>],
+    action: &mut A,
+    written: &mut W,
+) where
+    A: FnMut(usize) -> Checked,
+    W: FnMut(usize, &mut Episode<LeanGame>, &Step, usize),
+{
+    for (c, chunk) in episodes.chunks_mut(LANES).enumerate() {
+        kernel.run(BlockStep::<TWO_THREE, SKIP, A, W> {
+            opts,
+            lane_rules,
+            first: c * LANES,
+            episodes: chunk,
+            action: &mut *action,
+            written: &mut *written,
+        });
+    }
+}
+
+/// One block's step, for [`Kernel::run`].
+struct BlockStep<'a, const TWO_THREE: bool, const SKIP: bool, A, W> {
+    opts: &'a EpisodeOptions,
+    lane_rules: LaneRules,
+    /// The batch index of the block's first episode.
+    first: usize,
+    episodes: &'a mut [Episode<LeanGame>],
+    action: &'a mut A,
+    written: &'a mut W,
+}
+
+/// A block of positions reached by one move in every lane: the cells and
+/// players to move, the counters and board keys, and what the lanes found.
+struct Reached {
+    block: Block,
+    no_capture: [u16; LANES],
+    board_key: [u64; LANES],
+    /// The non-empty pits of the player to move, as action bits.
+    nonempty: [u8; LANES],
+    /// All ones where the position leaves the common path: the target or
+    /// the move limit reached, no seed to move, or the feeding rule in force.
+    unsettled: [u8; LANES],
+}
+
+impl<const TWO_THREE: bool, const SKIP: bool, A, W> Loop for BlockStep<'_, TWO_THREE, SKIP, A, W>
+where
+    A: FnMut(usize) -> Checked,
+    W: FnMut(usize, &mut Episode<LeanGame>, &Step, usize),
+{
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let BlockStep {
+            opts,
+            lane_rules,
+            first,
+            episodes,
+            action,
+            written,
+        } = self;
+        let rules = &opts.rules;
+        let mut acts = [Checked::Penalized(0); LANES];
+        let mut block = Block::empty();
+        let mut no_capture = [0u16; LANES];
+        for (l, ep) in episodes.iter().enumerate() {
+            acts[l] = action(first + l);
+            if let Some((packed, pit, nc)) = takes_common_path(opts, ep, acts[l]) {
+                block.set_lane(l, packed, pit);
+                no_capture[l] = nc;
+            }
+        }
+        let agent_pits = block.origin;
+
+        // The agent's move, then the position it reached.
+        let live = block.active;
+        let mid = reach::<TWO_THREE, SKIP>(rules, lane_rules, block, &live, no_capture);
+
+        // The random reply where the game goes on as usual, each from its
+        // own stream (the stream before, kept for a step that leaves the lanes).
+        let mut live_reply = [0u8; LANES];
+        let streams: [Xoshiro256PlusPlus; LANES] = std::array::from_fn(|l| {
+            episodes
+                .get(l)
+                .map_or_else(unused_stream, |ep| ep.random.clone())
+        });
+        let mut block = mid.block.clone();
+        for (l, ep) in episodes.iter_mut().enumerate() {
+            if live[l] == 0 || mid.unsettled[l] != 0 {
+                continue;
+            }
+            let a = draw_among(&mut ep.random, mid.nonempty[l]);
+            block.origin[l] = block.mover[l] * 6 + a;
+            live_reply[l] = 1;
+        }
+        block.active = live_reply;
+        block.captured = [0; LANES];
+        let reply_pits = block.origin;
+        let end = reach::<TWO_THREE, SKIP>(rules, lane_rules, block, &live_reply, mid.no_capture);
+
+        // Each episode's step: kept from the lanes, or taken by `Episode::step`.
+        let repetition = rules.repetition() == Repetition::OwnSide;
+        for (l, ep) in episodes.iter_mut().enumerate() {
+            let moves_before = ep.moves.len();
+            let mut kept = live_reply[l] != 0 && end.unsettled[l] == 0;
+            let ply = ep.game.position().ply();
+            let end_pos = end.position(l, ply.wrapping_add(2));
+            if kept && repetition {
+                kept = !repeats(rules, ep.game.window(), &mid, &end_pos, l);
+            }
+            let step = if kept {
+                let before = margin(ep.game.position(), ep.seat);
+                let (agent_move, reply) = (Move(agent_pits[l]), Move(reply_pits[l]));
+                let first = (agent_move, mid.board_key[l], mid.block.captured[l] != 0);
+                let mid_pos = || mid.position(l, ply.wrapping_add(1));
+                ep.game.arrive_unended(first, mid_pos, reply, end_pos);
+                ep.moves.push(agent_move);
+                ep.moves.push(reply);
+                ep.steps += 1;
+                let reward = match opts.reward {
+                    Reward::SeedDifference => f64::from(margin(&end_pos, ep.seat) - before),
+                    Reward::WinLoss => 0.0,
+                };
+                Step {
+                    mover: ep.seat,
+                    reward,
+                    terminated: false,
+                    truncated: false,
+                    penalized: None,
+                    outcome: None,
+                    final_observation: None,
+                    was_reset: false,
+                }
+            } else {
+                ep.random = streams[l].clone();
+                ep.step(opts, acts[l])
+            };
+            written(first + l, ep, &step, moves_before);
+        }
+    }
+}
+
+/// A stream for a lane without an episode (never drawn from).
+fn unused_stream() -> Xoshiro256PlusPlus {
+    Xoshiro256PlusPlus::seed_from_u64(0)
+}
+
+/// The lane of episode `ep` stepped with `act`, if the step can start on
+/// the common path: the position packed, the agent's pit and the
+/// no-capture counter.
+#[inline(always)]
+fn takes_common_path(
+    opts: &EpisodeOptions,
+    ep: &Episode<LeanGame>,
+    act: Checked,
+) -> Option<(u128, u8, u16)> {
+    let Checked::Legal(a) = act else {
+        return None;
+    };
+    let legal = ep.game.nonempty_legal()?;
+    // The step that reaches the step limit truncates: the scalar step's.
+    let room = opts
+        .max_steps
+        .is_none_or(|m| ep.steps.saturating_add(1) < m);
+    if ep.done || !room || a >= 6 || legal & (1 << a) == 0 {
+        return None;
+    }
+    let pos = ep.game.position();
+    let pit = pos.to_move().first_pit() as u8 + a;
+    Some((pos.packed(), pit, pos.no_capture()))
+}
+
+/// Whether lane `l`'s position in `mid` (reached without a capture) or
+/// `end` repeats a position of `window`, the positions since the last
+/// capture before `mid`. (`end` is looked up in the window without `mid`,
+/// which it cannot equal: the player to move differs; after a capture at
+/// `mid` the window would hold `mid` alone.)
+#[inline(always)]
+fn repeats(rules: &Rules, window: &Window, mid: &Reached, end: &Position, l: usize) -> bool {
+    if mid.block.captured[l] != 0 {
+        return false;
+    }
+    window.holds(rules, key_of(mid.board_key[l]), || mid.block.packed(l))
+        || (end.no_capture() != 0 && window.holds(rules, key_of(end.board_key()), || end.packed()))
+}
+
+/// `seat`'s store minus the other's.
+#[inline(always)]
+fn margin(pos: &Position, seat: Player) -> i32 {
+    let s = pos.stores();
+    i32::from(s[seat.index()]) - i32::from(s[seat.opponent().index()])
+}
+
+impl Reached {
+    /// Lane `l`'s position, at ply `ply`.
+    #[inline(always)]
+    fn position(&self, l: usize, ply: u32) -> Position {
+        Position::from_keyed_parts(
+            self.block.packed(l),
+            self.board_key[l],
+            self.no_capture[l],
+            ply,
+        )
+    }
+}
+
+/// Sows the `live` lanes of `block` (each to sow its origin) and passes the
+/// turn; the positions reached, their counters (`no_capture` before the
+/// move) and keys, and whether each stays on the common path.
+#[inline(always)]
+fn reach<const TWO_THREE: bool, const SKIP: bool>(
+    rules: &Rules,
+    lane_rules: LaneRules,
+    mut block: Block,
+    live: &[u8; LANES],
+    mut no_capture: [u16; LANES],
+) -> Reached {
+    // Single laps always finish in the lanes: nothing is left unfinished.
+    let _ = block.sow::<false, TWO_THREE, SKIP>(lane_rules);
+    for l in 0..LANES {
+        block.mover[l] ^= live[l];
+        let next = if block.captured[l] != 0 {
+            0
+        } else {
+            no_capture[l].saturating_add(1)
+        };
+        no_capture[l] = if live[l] != 0 { next } else { no_capture[l] };
+    }
+    // The board key `Σ seeds × weight` (mod 2^64) with each weight split in
+    // 32-bit halves: a byte times a half is one 32-bit multiply a lane.
+    let (mut low, mut high) = ([0u64; LANES], [0u32; LANES]);
+    for (i, row) in block.cells.iter().enumerate() {
+        let w = if i < 12 {
+            PIT_WEIGHT[i]
+        } else {
+            STORE_WEIGHT[i - 12]
+        };
+        let (w_low, w_high) = (w & 0xFFFF_FFFF, (w >> 32) as u32);
+        for l in 0..LANES {
+            low[l] += u64::from(row[l]) * w_low;
+            high[l] = high[l].wrapping_add(u32::from(row[l]).wrapping_mul(w_high));
+        }
+    }
+    let mut board_key = [0u64; LANES];
+    for l in 0..LANES {
+        board_key[l] = low[l].wrapping_add(u64::from(high[l]) << 32);
+    }
+    let (nonempty, unsettled) = arrival(rules, &block, &no_capture, live);
+    Reached {
+        block,
+        no_capture,
+        board_key,
+        nonempty,
+        unsettled,
+    }
+}
+
+/// The non-empty pits of each lane's player to move, and the `live` lanes
+/// that leave the common path there ([`Reached::unsettled`]). The target
+/// is at most 252 seeds away (a store holds a byte); beyond, never reached.
+#[inline(always)]
+fn arrival(
+    rules: &Rules,
+    block: &Block,
+    no_capture: &[u16; LANES],
+    live: &[u8; LANES],
+) -> ([u8; LANES], [u8; LANES]) {
+    let target = rules.target().map_or(u8::MAX, |t| t.min(255) as u8);
+    let limit = rules.move_limit().unwrap_or(u16::MAX);
+    let feeding = rules.feeding() != Feeding::Off;
+    let mut nonempty = [0u8; LANES];
+    let mut opponent_seeds = [0u8; LANES];
+    for a in 0..6 {
+        let (south, north) = (&block.cells[a], &block.cells[6 + a]);
+        for l in 0..LANES {
+            // Selected by masks: lane selects vectorise, branches do not.
+            let to_south = mask(block.mover[l] == 0);
+            let own = (south[l] & to_south) | (north[l] & !to_south);
+            let theirs = (north[l] & to_south) | (south[l] & !to_south);
+            nonempty[l] |= u8::from(own != 0) << a;
+            opponent_seeds[l] |= theirs;
+        }
+    }
+    let mut unsettled = [0u8; LANES];
+    for l in 0..LANES {
+        let stores = (block.cells[12][l], block.cells[13][l]);
+        let ends = (stores.0 >= target) | (stores.1 >= target) | (no_capture[l] >= limit);
+        let feeds = feeding & (opponent_seeds[l] == 0);
+        unsettled[l] = mask(ends | (nonempty[l] == 0) | feeds) & mask(live[l] != 0);
+    }
+    (nonempty, unsettled)
+}

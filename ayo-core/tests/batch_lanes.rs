@@ -1,0 +1,189 @@
+//! The batch step in lanes (`step_batch_on` with `BatchPath::Lanes`) plays
+//! exactly the episodes that stepping each in turn plays, step by step:
+//! the same steps reported, positions, moves, legal masks, observations,
+//! outcomes and random streams, for every single-lap rule family the lanes
+//! take, every option of the episode, and every kernel this machine has
+//! (the scalar one included, so that the lanes' logic is checked on any
+//! machine).
+
+use ayo_core::episode::{
+    step_batch_on, Autoreset, BatchPath, Checked, Episode, EpisodeOptions, IllegalAction, Opponent,
+    Perspective, Reward, SeatChoice, Step,
+};
+use ayo_core::kernel::Kernel;
+use ayo_core::{Capture, LeanGame, Player, Rules};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+mod strategy;
+use strategy::any_rules;
+
+/// Episodes a batch: two full blocks of lanes and a part of one.
+const EPISODES: usize = 150;
+
+/// What a step wrote, as the batched environment reads it.
+type Written = (usize, Step, usize, Vec<ayo_core::Move>, [u8; 14], u8);
+
+/// One batch step on `path`, logging what `written` saw.
+fn step_logged(
+    path: BatchPath,
+    opts: &EpisodeOptions,
+    eps: &mut [Episode<LeanGame>],
+    actions: &[Checked],
+) -> Vec<Written> {
+    let mut log = Vec::new();
+    step_batch_on(
+        path,
+        opts,
+        eps,
+        |i| actions[i],
+        |i, ep, step, before| {
+            let o = ep.observe(opts);
+            let from = before.min(ep.moves().len());
+            log.push((
+                i,
+                *step,
+                before,
+                ep.moves()[from..].to_vec(),
+                o.view,
+                o.legal,
+            ));
+        },
+    );
+    log
+}
+
+/// A random action for each episode: mostly legal, sometimes illegal (to
+/// be penalized) when the options penalize.
+fn actions(
+    opts: &EpisodeOptions,
+    eps: &mut [Episode<LeanGame>],
+    rng: &mut impl Rng,
+) -> Vec<Checked> {
+    eps.iter_mut()
+        .map(|ep| {
+            let legal = ep.observe(opts).legal;
+            let illegal = !legal & 0x3F;
+            if opts.illegal.penalty().is_some() && illegal != 0 && rng.random_range(0..20) == 0 {
+                let choices: Vec<u8> = (0..6).filter(|a| illegal >> a & 1 == 1).collect();
+                let a = choices[rng.random_range(0..choices.len())];
+                return Checked::Penalized(i64::from(a));
+            }
+            let options: Vec<u8> = (0..6).filter(|a| legal >> a & 1 == 1).collect();
+            if options.is_empty() {
+                Checked::Legal(0)
+            } else {
+                Checked::Legal(options[rng.random_range(0..options.len())])
+            }
+        })
+        .collect()
+}
+
+/// Plays `steps` batch steps on the lanes of each kernel beside the scalar
+/// path, failing on the first difference.
+fn check(opts: &EpisodeOptions, seed: u64, steps: usize) -> Result<usize, TestCaseError> {
+    let fresh = || -> Vec<Episode<LeanGame>> {
+        (0..EPISODES as u64)
+            .map(|i| {
+                let mut ep = Episode::new(opts, seed.wrapping_add(i));
+                ep.reset(opts, None);
+                ep
+            })
+            .collect()
+    };
+    let mut stepped = 0;
+    for kernel in Kernel::available() {
+        let (mut want, mut got) = (fresh(), fresh());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for s in 0..steps {
+            let acts = actions(opts, &mut want, &mut rng);
+            let w = step_logged(BatchPath::Scalar, opts, &mut want, &acts);
+            let g = step_logged(BatchPath::Lanes(kernel), opts, &mut got, &acts);
+            prop_assert_eq!(&g, &w, "kernel {}, step {}", kernel, s);
+            for (i, (a, b)) in got.iter_mut().zip(want.iter_mut()).enumerate() {
+                let at = format!("kernel {kernel}, step {s}, episode {i}");
+                prop_assert_eq!(a.game().position(), b.game().position(), "{}", at);
+                prop_assert_eq!(a.moves(), b.moves(), "{}", at);
+                prop_assert_eq!(a.snapshot(), b.snapshot(), "{}", at);
+                prop_assert_eq!(a.outcome(), b.outcome(), "{}", at);
+                prop_assert_eq!(a.observe(opts), b.observe(opts), "{}", at);
+            }
+            stepped += EPISODES;
+        }
+    }
+    Ok(stepped)
+}
+
+/// Rules the lanes take: single laps, captures across or by the 2-or-3 chain.
+fn lane_rules() -> impl Strategy<Value = Rules> {
+    (any_rules(), any::<bool>()).prop_filter_map("a valid single-lap rule set", |(r, two_three)| {
+        let mut p = r.params();
+        p.relay = false;
+        p.capture = if two_three {
+            Capture::TwoThree
+        } else {
+            Capture::Across
+        };
+        Rules::new(p).ok()
+    })
+}
+
+fn any_options() -> impl Strategy<Value = EpisodeOptions> {
+    (
+        lane_rules(),
+        prop_oneof![
+            Just(SeatChoice::Fixed(Player::South)),
+            Just(SeatChoice::Fixed(Player::North)),
+            Just(SeatChoice::Alternate),
+            Just(SeatChoice::Random)
+        ],
+        prop_oneof![Just(Perspective::Mover), Just(Perspective::Absolute)],
+        prop_oneof![Just(Reward::SeedDifference), Just(Reward::WinLoss)],
+        prop_oneof![
+            Just(IllegalAction::Raise),
+            Just(IllegalAction::Penalize(-1.0))
+        ],
+        proptest::option::of(1u32..=30),
+        prop_oneof![Just(Autoreset::NextStep), Just(Autoreset::SameStep)],
+    )
+        .prop_map(
+            |(rules, seat, perspective, reward, illegal, max_steps, autoreset)| {
+                let mut opts = EpisodeOptions::new(rules);
+                opts.seat = seat;
+                opts.perspective = perspective;
+                opts.reward = reward;
+                opts.illegal = illegal;
+                opts.max_steps = max_steps;
+                opts.autoreset = autoreset;
+                opts
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn lanes_step_the_episodes_as_the_scalar_step_does(opts in any_options(), seed in any::<u64>()) {
+        check(&opts, seed, 40)?;
+    }
+}
+
+#[test]
+fn the_single_lap_presets_step_alike_on_both_paths_for_long_runs() {
+    for preset in ["oware", "olopon"] {
+        let opts = EpisodeOptions::new(Rules::preset(preset).unwrap());
+        let stepped = check(&opts, 11, 150).unwrap();
+        assert!(stepped >= 150 * EPISODES, "{preset}");
+    }
+}
+
+#[test]
+fn options_the_lanes_do_not_take_are_stepped_in_turn() {
+    // A relay game, and a searching opponent: the lanes path is the scalar one.
+    let mut opts = EpisodeOptions::new(Rules::preset("ayoayo").unwrap());
+    check(&opts, 3, 20).unwrap();
+    opts.opponent = Opponent::SelfPlay;
+    check(&opts, 4, 20).unwrap();
+}
