@@ -346,10 +346,9 @@ impl Block {
         for l in 0..LANES {
             let opp_row = last[l] / 6 != self.mover[l];
             let on = (self.active[l] != 0) & ((count[l] == 2) | (count[l] == 3)) & opp_row;
-            starts[l] = mask(on);
+            starts[l] = u8::from(on);
         }
-        // taken[i][l]: pit i is in lane l's chain (all ones). Masks, not
-        // bools: the scan then vectorises.
+        // taken[i][l]: pit i is in lane l's chain.
         let mut taken = [[0u8; LANES]; 12];
         let mut alive = [0u8; LANES];
         let mover = self.mover;
@@ -358,12 +357,12 @@ impl Block {
             let row = &self.cells[usize::from(i)];
             let taken_row = &mut taken[usize::from(i)];
             for l in 0..LANES {
-                let opp_row = mask(i / 6 != mover[l]);
-                let two_three = mask((row[l] == 2) | (row[l] == 3));
-                let chained = mask(i == last[l]) | (alive[l] & mask(i < last[l]));
-                let on = starts[l] & opp_row & two_three & chained;
-                alive[l] = on;
-                taken_row[l] = on;
+                let opp_row = i / 6 != mover[l];
+                let two_three = (row[l] == 2) | (row[l] == 3);
+                let chained = (i == last[l]) | ((alive[l] != 0) & (i < last[l]));
+                let on = (starts[l] != 0) & opp_row & two_three & chained;
+                alive[l] = u8::from(on);
+                taken_row[l] = u8::from(on);
             }
         }
         self.take(r, &taken, &starts);
