@@ -285,20 +285,28 @@ impl Block {
                 row[l] &= !mask(take);
             }
         }
+        // `n` seeds are `full` whole laps and `k` (1..=period) pits more:
+        // the pits at distance 1..=k get `full + 1`, the others `full`.
+        let (mut full, mut k) = ([0u8; LANES], [0u8; LANES]);
+        for l in 0..LANES {
+            let x = seeds[l].wrapping_sub(1);
+            full[l] = x / period;
+            k[l] = x - full[l] * period + 1;
+        }
         for i in 0..12u8 {
             let row = &mut self.cells[usize::from(i)];
             for l in 0..LANES {
-                let o = origin[l];
-                let n = seeds[l];
-                // Distance from the origin, 1..=12 (the origin itself: 12).
-                let d = if i > o { i - o } else { i + 12 - o };
+                // Distance from the origin, 1..=12 (the origin itself: 12),
+                // in byte arithmetic: the lanes stay bytes.
+                let t = (i + 12).wrapping_sub(origin[l]);
+                let d = t.wrapping_sub(12 & mask(t > 12));
                 let skipped = SKIP & (d == 12);
-                let gets = (n.wrapping_sub(d) / period).wrapping_add(1);
-                row[l] = row[l].wrapping_add(gets & mask((n >= d) & !skipped));
+                let gets = full[l] + u8::from(d <= k[l]);
+                row[l] = row[l].wrapping_add(gets & mask((seeds[l] != 0) & !skipped));
             }
         }
         for l in 0..LANES {
-            let k = seeds[l].wrapping_sub(1) % period + 1;
+            let k = k[l];
             let to = self.origin[l] + k;
             let end = if to >= 12 { to - 12 } else { to };
             last[l] = select(self.active[l] != 0, end, last[l]);
@@ -352,17 +360,19 @@ impl Block {
         let mut taken = [[0u8; LANES]; 12];
         let mut alive = [0u8; LANES];
         let mover = self.mover;
-        for j in 0..12u8 {
-            let i = 11 - j;
+        for i in (0..12u8).rev() {
             let row = &self.cells[usize::from(i)];
             let taken_row = &mut taken[usize::from(i)];
             for l in 0..LANES {
-                let opp_row = i / 6 != mover[l];
-                let two_three = (row[l] == 2) | (row[l] == 3);
-                let chained = (i == last[l]) | ((alive[l] != 0) & (i < last[l]));
-                let on = (starts[l] != 0) & opp_row & two_three & chained;
-                alive[l] = u8::from(on);
-                taken_row[l] = u8::from(on);
+                let opp_row = mask(u8::from(i >= 6) != mover[l]);
+                let two_three = mask((row[l] == 2) | (row[l] == 3));
+                // `last - i` in bytes: 0 at the last pit, 1..=11 below it
+                // (compared as bytes, the lanes stay bytes).
+                let below = last[l].wrapping_sub(i);
+                let chained = mask(below == 0) | (alive[l] & mask(below.wrapping_sub(1) < 11));
+                let on = mask(starts[l] != 0) & opp_row & two_three & chained;
+                alive[l] = on;
+                taken_row[l] = on;
             }
         }
         self.take(r, &taken, &starts);
