@@ -352,7 +352,7 @@ impl Block {
         let count = self.pick(last);
         let mut starts = [0u8; LANES];
         for l in 0..LANES {
-            let opp_row = last[l] / 6 != self.mover[l];
+            let opp_row = u8::from(last[l] >= 6) != self.mover[l];
             let on = (self.active[l] != 0) & ((count[l] == 2) | (count[l] == 3)) & opp_row;
             starts[l] = u8::from(on);
         }
@@ -360,16 +360,19 @@ impl Block {
         let mut taken = [[0u8; LANES]; 12];
         let mut alive = [0u8; LANES];
         let mover = self.mover;
+        // `below[l]`: `last - i`, 0 at the last pit and 1..=11 under it, kept
+        // as a counter (compared with `i` itself, the lanes were widened to
+        // 64 bits).
+        let mut below: [u8; LANES] = std::array::from_fn(|l| last[l].wrapping_sub(12));
         for i in (0..12u8).rev() {
             let row = &self.cells[usize::from(i)];
             let taken_row = &mut taken[usize::from(i)];
             for l in 0..LANES {
+                below[l] = below[l].wrapping_add(1);
                 let opp_row = mask(u8::from(i >= 6) != mover[l]);
                 let two_three = mask((row[l] == 2) | (row[l] == 3));
-                // `last - i` in bytes: 0 at the last pit, 1..=11 below it
-                // (compared as bytes, the lanes stay bytes).
-                let below = last[l].wrapping_sub(i);
-                let chained = mask(below == 0) | (alive[l] & mask(below.wrapping_sub(1) < 11));
+                let chained =
+                    mask(below[l] == 0) | (alive[l] & mask(below[l].wrapping_sub(1) < 11));
                 let on = mask(starts[l] != 0) & opp_row & two_three & chained;
                 alive[l] = on;
                 taken_row[l] = on;
@@ -394,7 +397,7 @@ impl Block {
         let facing_seeds = self.pick(&facing);
         let mut starts = [0u8; LANES];
         for l in 0..LANES {
-            let own_row = last[l] / 6 == self.mover[l];
+            let own_row = u8::from(last[l] >= 6) == self.mover[l];
             let on = (ended[l] != 0) & (count[l] == 1) & own_row & (facing_seeds[l] > 0);
             starts[l] = u8::from(on);
         }
