@@ -118,14 +118,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             l_ns.push(l);
             ratio.push(s / l);
         }
+        let mid = median(&mut ratio);
+        let quartile = |q: usize| ratio[(ratio.len() - 1) * q / 4];
         println!(
             "kernel {kernel}: ns an env-step (medians): each in turn {:.1}, lanes {:.1}; \
-             in turn / lanes {:.2}x (rounds {:.2}..{:.2})",
+             in turn / lanes {mid:.2}x (quartiles {:.2}..{:.2})",
             median(&mut s_ns),
             median(&mut l_ns),
-            median(&mut ratio),
-            ratio[0],
-            ratio[ratio.len() - 1],
+            quartile(1),
+            quartile(3),
         );
     }
     Ok(())
