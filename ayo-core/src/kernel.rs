@@ -1,7 +1,8 @@
 //! Runtime CPU dispatch: the instruction set the hot loops are compiled for.
 //!
 //! One portable build carries each dispatched loop (random playouts, the
-//! lane engine of [`crate::lanes`], and [`crate::each_children`], a
+//! lane engine of [`crate::lanes`] and the batch step's lanes
+//! ([`crate::episode::BatchPath`]), and [`crate::each_children`], a
 //! caller's loop over many positions' children) three times: for the x86-64
 //! baseline ([`Kernel::SCALAR`], `scalar`), for x86-64-v3 (AVX2, BMI1/2, FMA,
 //! LZCNT, MOVBE: `avx2`) and for x86-64-v4 (AVX-512 F/BW/CD/DQ/VL on top:
@@ -85,6 +86,17 @@ impl Kernel {
     /// The kernel's name: `scalar`, `avx2` or `avx512`.
     pub fn name(self) -> &'static str {
         Kernel::NAMES[self.0 as usize]
+    }
+
+    /// The width of the kernel's vectors in bytes: 16 (the x86-64
+    /// baseline's SSE2), 32 (AVX2) or 64 (AVX-512); as many byte lanes
+    /// an instruction.
+    pub fn vector_bytes(self) -> usize {
+        match self.0 {
+            Isa::Scalar => 16,
+            Isa::Avx2 => 32,
+            Isa::Avx512 => 64,
+        }
     }
 
     /// The instructions the kernel is compiled for, in words.

@@ -187,3 +187,17 @@ fn options_the_lanes_do_not_take_are_stepped_in_turn() {
     opts.opponent = Opponent::SelfPlay;
     check(&opts, 4, 20).unwrap();
 }
+
+#[test]
+fn the_batch_step_takes_the_lanes_with_64_byte_vectors() {
+    for kernel in Kernel::available() {
+        let want = if kernel.vector_bytes() == 64 {
+            BatchPath::Lanes(kernel)
+        } else {
+            BatchPath::Scalar
+        };
+        assert_eq!(BatchPath::for_kernel(kernel), want, "{kernel}");
+    }
+    assert_eq!(BatchPath::for_kernel(Kernel::SCALAR), BatchPath::Scalar);
+    assert_eq!(Kernel::SCALAR.vector_bytes(), 16);
+}

@@ -2,17 +2,18 @@
 //! loop. The batched environment of the bindings is this loop; they only
 //! write each game's rows.
 //!
-//! [`step_batch`] steps each episode in turn. [`step_batch_on`] can also
-//! step them in byte lanes, 64 at a time (`lanes.rs`: the random opponent
-//! in single-lap games; the same episodes, draw for draw). The lanes sow
-//! and check for ends cheaply, but each episode's bookkeeping (its game,
-//! window, record and stream) is still read and written one episode at a
-//! time, twice a step, and measured slower than stepping in turn with
-//! every kernel (docs/benchmarks.md, "The batch step in lanes"); so the
-//! batched environments keep the path in turn.
+//! There are two paths ([`BatchPath`]): each episode in turn, and, for the
+//! random opponent in single-lap games, 64 episodes at a time in byte lanes
+//! (`lanes.rs`; the same episodes, draw for draw). The lanes sow and check
+//! for ends cheaply, but each episode's bookkeeping (its game, window,
+//! record and stream) is still read and written one episode at a time:
+//! with AVX-512 the lanes measured about a tenth faster than the path in
+//! turn, with AVX2 level and with the baseline's 16-byte vectors slower
+//! (docs/benchmarks.md, "The batch step in lanes"). [`step_batch`] takes
+//! the lanes with the AVX-512 kernel.
 
 use super::{Checked, Episode, EpisodeGame, EpisodeOptions, Step};
-use crate::kernel::Kernel;
+use crate::kernel::{self, Kernel};
 
 /// How a batch is stepped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,10 +26,23 @@ pub enum BatchPath {
     Lanes(Kernel),
 }
 
+impl BatchPath {
+    /// The path [`step_batch`] takes with `kernel`: the lanes with 64-byte
+    /// vectors (AVX-512), each episode in turn otherwise.
+    pub fn for_kernel(kernel: Kernel) -> BatchPath {
+        if kernel.vector_bytes() >= 64 {
+            BatchPath::Lanes(kernel)
+        } else {
+            BatchPath::Scalar
+        }
+    }
+}
+
 /// Steps `episodes[i]` with `action(i)` for every `i`; after each step
 /// `written(i, episode, step, moves_before)` sees the episode and what the
 /// step did (`moves_before`: the episode's moves before the step, to find
-/// this step's moves). Each episode in turn ([`BatchPath::Scalar`]).
+/// this step's moves). On [`BatchPath::for_kernel`] of the active kernel
+/// ([`kernel::active`]).
 #[inline]
 pub fn step_batch<G: EpisodeGame>(
     opts: &EpisodeOptions,
@@ -36,7 +50,8 @@ pub fn step_batch<G: EpisodeGame>(
     action: impl FnMut(usize) -> Checked,
     written: impl FnMut(usize, &mut Episode<G>, &Step, usize),
 ) {
-    step_batch_on(BatchPath::Scalar, opts, episodes, action, written);
+    let path = BatchPath::for_kernel(kernel::active());
+    step_batch_on(path, opts, episodes, action, written);
 }
 
 /// [`step_batch`] on `path`: the same episodes and steps on either path;
