@@ -111,6 +111,8 @@ struct BlockStep<'a, const TWO_THREE: bool, const SKIP: bool, A, W> {
 /// players to move, the counters and board keys, and what the lanes found.
 struct Reached {
     block: Block,
+    /// Each lane's cells packed as [`Position::packed`].
+    packed: [u128; LANES],
     no_capture: [u16; LANES],
     board_key: [u64; LANES],
     /// The non-empty pits of the player to move, as action bits.
@@ -139,19 +141,19 @@ where
         } = self;
         let rules = &opts.rules;
         let mut acts = [Checked::Penalized(0); LANES];
-        let mut block = Block::empty();
+        let (mut packed, mut pits, mut live) = ([0u128; LANES], [0u8; LANES], [0u8; LANES]);
         let mut no_capture = [0u16; LANES];
         for (l, ep) in episodes.iter().enumerate() {
             acts[l] = action(first + l);
-            if let Some((packed, pit, nc)) = takes_common_path(opts, ep, acts[l]) {
-                block.set_lane(l, packed, pit);
+            if let Some((p, pit, nc)) = takes_common_path(opts, ep, acts[l]) {
+                (packed[l], pits[l], live[l]) = (p, pit, 1);
                 no_capture[l] = nc;
             }
         }
-        let agent_pits = block.origin;
+        let block = Block::from_packed(&packed, pits, live);
+        let agent_pits = pits;
 
         // The agent's move, then the position it reached.
-        let live = block.active;
         let mid = reach::<TWO_THREE, SKIP>(rules, lane_rules, block, &live, no_capture);
 
         // The random reply where the game goes on as usual, each from its
@@ -258,7 +260,7 @@ fn repeats(rules: &Rules, window: &Window, mid: &Reached, end: &Position, l: usi
     if mid.block.captured[l] != 0 {
         return false;
     }
-    window.holds(rules, key_of(mid.board_key[l]), || mid.block.packed(l))
+    window.holds(rules, key_of(mid.board_key[l]), || mid.packed[l])
         || (end.no_capture() != 0 && window.holds(rules, key_of(end.board_key()), || end.packed()))
 }
 
@@ -273,12 +275,7 @@ impl Reached {
     /// Lane `l`'s position, at ply `ply`.
     #[inline(always)]
     fn position(&self, l: usize, ply: u32) -> Position {
-        Position::from_keyed_parts(
-            self.block.packed(l),
-            self.board_key[l],
-            self.no_capture[l],
-            ply,
-        )
+        Position::from_keyed_parts(self.packed[l], self.board_key[l], self.no_capture[l], ply)
     }
 }
 
@@ -325,6 +322,7 @@ fn reach<const TWO_THREE: bool, const SKIP: bool>(
     }
     let (nonempty, unsettled) = arrival(rules, &block, &no_capture, live);
     Reached {
+        packed: block.packed_lanes(),
         block,
         no_capture,
         board_key,
