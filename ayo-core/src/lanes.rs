@@ -201,6 +201,27 @@ impl Block {
         }
     }
 
+    /// Every lane's board key, as [`Position::board_key`] computes it:
+    /// `Σ seeds × weight` (mod 2^64) with each weight split in 32-bit
+    /// halves, a byte times a half one 32-bit multiply a lane.
+    #[inline(always)]
+    pub(crate) fn board_keys(&self) -> [u64; LANES] {
+        let (mut low, mut high) = ([0u64; LANES], [0u32; LANES]);
+        for (i, row) in self.cells.iter().enumerate() {
+            let w = if i < 12 {
+                PIT_WEIGHT[i]
+            } else {
+                STORE_WEIGHT[i - 12]
+            };
+            let (w_low, w_high) = (w & 0xFFFF_FFFF, (w >> 32) as u32);
+            for l in 0..LANES {
+                low[l] += u64::from(row[l]) * w_low;
+                high[l] = high[l].wrapping_add(u32::from(row[l]).wrapping_mul(w_high));
+            }
+        }
+        std::array::from_fn(|l| low[l].wrapping_add(u64::from(high[l]) << 32))
+    }
+
     /// The block of the positions packed as `packed` (see
     /// [`Position::packed`]), lane `l` to sow `origin[l]` where `active[l]`
     /// is 1: a row at a time (a lane at a time costs about twice as much).
@@ -489,34 +510,15 @@ impl Block {
         unfinished: u64,
         out: &mut [Option<Position>],
     ) {
+        let (packed, keys) = (self.packed_lanes(), self.board_keys());
         for (l, ((pos, mv), o)) in moves.iter().zip(out.iter_mut()).enumerate() {
             if unfinished & (1 << l) != 0 {
                 *o = pos.try_play_unchecked(rules, *mv);
                 continue;
             }
-            let old = pos.packed();
-            let before = old.to_le_bytes();
-            let mut bytes = before;
-            let mut lin = pos.board_key();
-            for i in 0..12 {
-                bytes[i] = self.cells[i][l];
-                lin = lin.wrapping_add(
-                    u64::from(bytes[i])
-                        .wrapping_sub(u64::from(before[i]))
-                        .wrapping_mul(PIT_WEIGHT[i]),
-                );
-            }
-            for p in 0..2 {
-                bytes[12 + p] = self.cells[12 + p][l];
-                lin = lin.wrapping_add(
-                    u64::from(bytes[12 + p])
-                        .wrapping_sub(u64::from(before[12 + p]))
-                        .wrapping_mul(STORE_WEIGHT[p]),
-                );
-            }
             *o = Some(pos.after(Sown {
-                cells: u128::from_le_bytes(bytes),
-                lin,
+                cells: packed[l],
+                lin: keys[l],
                 captured: self.captured[l] != 0,
             }));
         }

@@ -28,7 +28,6 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::{Checked, Episode, EpisodeOptions, Opponent, Reward, Step};
-use crate::hash::{PIT_WEIGHT, STORE_WEIGHT};
 use crate::kernel::{Kernel, Loop};
 use crate::lanes::{mask, Block, LaneRules, LANES};
 use crate::players::Kind;
@@ -301,25 +300,7 @@ fn reach<const TWO_THREE: bool, const SKIP: bool>(
         };
         no_capture[l] = if live[l] != 0 { next } else { no_capture[l] };
     }
-    // The board key `Σ seeds × weight` (mod 2^64) with each weight split in
-    // 32-bit halves: a byte times a half is one 32-bit multiply a lane.
-    let (mut low, mut high) = ([0u64; LANES], [0u32; LANES]);
-    for (i, row) in block.cells.iter().enumerate() {
-        let w = if i < 12 {
-            PIT_WEIGHT[i]
-        } else {
-            STORE_WEIGHT[i - 12]
-        };
-        let (w_low, w_high) = (w & 0xFFFF_FFFF, (w >> 32) as u32);
-        for l in 0..LANES {
-            low[l] += u64::from(row[l]) * w_low;
-            high[l] = high[l].wrapping_add(u32::from(row[l]).wrapping_mul(w_high));
-        }
-    }
-    let mut board_key = [0u64; LANES];
-    for l in 0..LANES {
-        board_key[l] = low[l].wrapping_add(u64::from(high[l]) << 32);
-    }
+    let board_key = block.board_keys();
     let (nonempty, unsettled) = arrival(rules, &block, &no_capture, live);
     Reached {
         packed: block.packed_lanes(),
