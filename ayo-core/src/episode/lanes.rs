@@ -24,7 +24,6 @@
 // Lane loops index several arrays by the same lane.
 #![allow(clippy::needless_range_loop)]
 
-use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::{Checked, Episode, EpisodeOptions, Opponent, Reward, Step};
@@ -158,16 +157,13 @@ where
         // The random reply where the game goes on as usual, each from its
         // own stream (the stream before, kept for a step that leaves the lanes).
         let mut live_reply = [0u8; LANES];
-        let streams: [Xoshiro256PlusPlus; LANES] = std::array::from_fn(|l| {
-            episodes
-                .get(l)
-                .map_or_else(unused_stream, |ep| ep.random.clone())
-        });
+        let mut streams: [Option<Xoshiro256PlusPlus>; LANES] = std::array::from_fn(|_| None);
         let mut block = mid.block.clone();
         for (l, ep) in episodes.iter_mut().enumerate() {
             if live[l] == 0 || mid.unsettled[l] != 0 {
                 continue;
             }
+            streams[l] = Some(ep.random.clone());
             let a = draw_among(&mut ep.random, mid.nonempty[l]);
             block.origin[l] = block.mover[l] * 6 + a;
             live_reply[l] = 1;
@@ -211,17 +207,14 @@ where
                     was_reset: false,
                 }
             } else {
-                ep.random = streams[l].clone();
+                if let Some(stream) = streams[l].take() {
+                    ep.random = stream;
+                }
                 ep.step(opts, acts[l])
             };
             written(first + l, ep, &step, moves_before);
         }
     }
-}
-
-/// A stream for a lane without an episode (never drawn from).
-fn unused_stream() -> Xoshiro256PlusPlus {
-    Xoshiro256PlusPlus::seed_from_u64(0)
 }
 
 /// The lane of episode `ep` stepped with `act`, if the step can start on
