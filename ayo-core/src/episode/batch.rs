@@ -7,7 +7,7 @@
 //! (`lanes.rs`; the same episodes, draw for draw). The lanes sow and check
 //! for ends cheaply, but each episode's bookkeeping (its game, window,
 //! record and stream) is still read and written one episode at a time:
-//! with AVX-512 the lanes measured about a tenth faster than the path in
+//! with AVX-512 the lanes measured a sixth or so faster than the path in
 //! turn, with AVX2 level and with the baseline's 16-byte vectors slower
 //! (docs/benchmarks.md, "The batch step in lanes"). [`step_batch`] takes
 //! the lanes with the AVX-512 kernel.

@@ -11,15 +11,16 @@
 //! reply drawn from its own stream, one game at a time, as the scalar step
 //! does ([`crate::repeat`], [`crate::random_move`]). Nothing of an episode
 //! changes until its step is known to stay on that path: every other step
-//! (an end, a penalty, an autoreset, the feeding rule) is then taken by
-//! [`Episode::step`] itself from the untouched episode. So the two paths
-//! give the same episodes, draw for draw; the tests compare them.
+//! (an end, a penalty, an autoreset, the feeding rule, the step limit) is
+//! then taken by [`Episode::step`] itself from the untouched episode. So
+//! the two paths give the same episodes, draw for draw; the tests compare
+//! them.
 //!
 //! The positions go into the lanes and back every step, and each episode's
 //! game, window, record and stream are still read and written one episode
-//! at a time: that is why this runs only about a tenth faster than the path
-//! in turn with AVX-512, and level with AVX2 (docs/benchmarks.md, "The
-//! batch step in lanes").
+//! at a time: that is why this runs only a sixth or so faster than the
+//! path in turn with AVX-512, and level with AVX2 (docs/benchmarks.md,
+//! "The batch step in lanes").
 
 // Lane loops index several arrays by the same lane.
 #![allow(clippy::needless_range_loop)]
