@@ -38,7 +38,10 @@ use crate::{LeanGame, Move, Player, Position};
 
 /// [`super::step_batch_on`] in lanes, with `kernel`, where `opts` allow
 /// it: the random opponent, and single-lap sowing with captures across or
-/// by the 2-or-3 chain. False (nothing stepped) elsewhere.
+/// by the 2-or-3 chain. False (nothing stepped) elsewhere. Out of line,
+/// apart from the caller's loop in turn: its twelve kernel and family
+/// copies are large.
+#[inline(never)]
 pub(crate) fn step<A, W>(
     kernel: Kernel,
     opts: &EpisodeOptions,
@@ -211,11 +214,17 @@ where
                 if let Some(stream) = streams[l].take() {
                     ep.random = stream;
                 }
-                ep.step(opts, acts[l])
+                step_aside(ep, opts, acts[l])
             };
             written(first + l, ep, &step, moves_before);
         }
     }
+}
+
+/// [`Episode::step`] for a step that leaves the lanes: one copy, out of line.
+#[inline(never)]
+fn step_aside(ep: &mut Episode<LeanGame>, opts: &EpisodeOptions, act: Checked) -> Step {
+    ep.step(opts, act)
 }
 
 /// The lane of episode `ep` stepped with `act`, if the step can start on

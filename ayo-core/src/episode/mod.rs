@@ -493,7 +493,10 @@ impl<G: EpisodeGame> Episode<G> {
     /// One step with a checked action: the agent's move and the opponent's
     /// replies (or the penalty), then as [`Episode::conclude`]. On an
     /// episode that is over, the step resets it instead.
-    #[inline]
+    // Inlined by force: with a second caller (the batch step's lanes, which
+    // call it through `lanes::step_aside`) the compiler kept it out of the
+    // batch loop, a sixth more instructions an env-step.
+    #[inline(always)]
     pub fn step(&mut self, opts: &EpisodeOptions, action: Checked) -> Step {
         if self.done {
             // NEXT_STEP: the step after an episode's end resets it.
