@@ -201,3 +201,43 @@ fn the_batch_step_takes_the_lanes_with_64_byte_vectors() {
     assert_eq!(BatchPath::for_kernel(Kernel::SCALAR), BatchPath::Scalar);
     assert_eq!(Kernel::SCALAR.vector_bytes(), 16);
 }
+
+#[test]
+fn an_episode_left_with_the_opponent_to_move_steps_as_in_turn() {
+    // `act` without `conclude` leaves the opponent to move; the step in
+    // turn then plays the action for the player to move, with no reply.
+    let opts = EpisodeOptions::new(Rules::preset("oware").unwrap());
+    let fresh = || -> Vec<Episode<LeanGame>> {
+        (0..70u64)
+            .map(|i| {
+                let mut ep = Episode::new(&opts, i);
+                ep.reset(&opts, None);
+                if i % 3 == 0 {
+                    let a = ep.observe(&opts).legal.trailing_zeros() as u8;
+                    let _ = ep.act(&opts, a);
+                }
+                ep
+            })
+            .collect()
+    };
+    for kernel in Kernel::available() {
+        let (mut want, mut got) = (fresh(), fresh());
+        for s in 0..5 {
+            let acts: Vec<Checked> = want
+                .iter()
+                .map(|ep| {
+                    let pos = ep.game().position();
+                    let first = (0..6).find(|&a| pos.move_for_action(a).is_ok());
+                    Checked::Legal(first.unwrap_or(0))
+                })
+                .collect();
+            let w = step_logged(BatchPath::Scalar, &opts, &mut want, &acts);
+            let g = step_logged(BatchPath::Lanes(kernel), &opts, &mut got, &acts);
+            assert_eq!(g, w, "kernel {kernel}, step {s}");
+            for (a, b) in got.iter().zip(&want) {
+                assert_eq!(a.game().position(), b.game().position());
+                assert_eq!(a.moves(), b.moves());
+            }
+        }
+    }
+}

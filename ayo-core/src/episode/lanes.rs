@@ -244,10 +244,12 @@ fn takes_common_path(
     let room = opts
         .max_steps
         .is_none_or(|m| ep.steps.saturating_add(1) < m);
-    if ep.done || !room || a >= 6 || legal & (1 << a) == 0 {
+    let pos = ep.game.position();
+    // The agent to move (as after every step and reset; `Episode::act`
+    // without `conclude` can leave the opponent to move).
+    if ep.done || !room || a >= 6 || legal & (1 << a) == 0 || pos.to_move() != ep.seat {
         return None;
     }
-    let pos = ep.game.position();
     let pit = pos.to_move().first_pit() as u8 + a;
     Some((pos.packed(), pit, pos.no_capture()))
 }
