@@ -1,76 +1,62 @@
-//! Times the two paths of the batch step (`ayo_core::episode::step_batch_on`)
+//! Times the two paths of the batch step (`ayo_core::episode::BatchPath`)
 //! against each other: each episode in turn, and the episodes in byte lanes
 //! with each kernel this CPU has, in alternated rounds of `STEPS` steps of
 //! 1,024 episodes against the random opponent (the first legal action as
-//! the agent's; each step writes the observation and mask rows as the
-//! batched environment does):
+//! the agent's), each step writing the batched environment's rows
+//! (`step_batch_rows_on`, the step of `ayo.vector`):
 //!
 //! ```text
 //! cargo run --release -p ayo-core --example batch_paths -- [STEPS] [ROUNDS] [PRESET] [KERNEL]
 //! ```
 
-use std::cell::Cell;
 use std::time::Instant;
 
-use ayo_core::episode::{step_batch_on, BatchPath, Checked, Episode, EpisodeOptions};
+use ayo_core::episode::{step_batch_rows_on, BatchPath, Episode, EpisodeOptions, OwnedRows};
 use ayo_core::kernel::Kernel;
 use ayo_core::{LeanGame, Rules};
 
 /// Episodes of the batch.
 const GAMES: usize = 1024;
 
-/// A batch, its mask bits, and its observation and mask rows.
+/// A batch and its rows, as the batched environment keeps them.
 struct Batch {
     episodes: Vec<Episode<LeanGame>>,
-    legal: Vec<Cell<u8>>,
-    obs: Vec<[f32; 14]>,
-    mask: Vec<[bool; 6]>,
+    rows: OwnedRows,
+    actions: Vec<i64>,
 }
 
 impl Batch {
     fn new(opts: &EpisodeOptions) -> Batch {
-        let mut episodes: Vec<Episode<LeanGame>> =
-            (0..GAMES as u64).map(|s| Episode::new(opts, s)).collect();
-        let legal = episodes
-            .iter_mut()
-            .map(|ep| {
+        let mut rows = OwnedRows::new(GAMES);
+        let episodes = (0..GAMES)
+            .map(|i| {
+                let mut ep = Episode::new(opts, i as u64);
                 ep.reset(opts, None);
-                Cell::new(ep.observe(opts).legal)
+                rows.rows().write_start(opts, &mut ep, i, 0);
+                ep
             })
             .collect();
         Batch {
             episodes,
-            legal,
-            obs: vec![[0.0; 14]; GAMES],
-            mask: vec![[false; 6]; GAMES],
+            rows,
+            actions: vec![0; GAMES],
         }
     }
 
     /// `steps` steps on `path`; nanoseconds an env-step.
     fn run(&mut self, path: BatchPath, opts: &EpisodeOptions, steps: usize) -> f64 {
         let t = Instant::now();
-        let Batch {
-            episodes,
-            legal,
-            obs,
-            mask,
-        } = self;
         for _ in 0..steps {
-            step_batch_on(
+            // The first legal action (any action where the episode is over).
+            for (a, &st) in self.actions.iter_mut().zip(self.rows.status()) {
+                *a = i64::from((st & 0x3F).trailing_zeros().min(5));
+            }
+            step_batch_rows_on(
                 path,
                 opts,
-                episodes,
-                |i| Checked::Legal(legal[i].get().trailing_zeros().min(5) as u8),
-                |i, ep, _, _| {
-                    let o = ep.observe(opts);
-                    for (f, &v) in obs[i].iter_mut().zip(&o.view) {
-                        *f = f32::from(v);
-                    }
-                    for (a, m) in mask[i].iter_mut().enumerate() {
-                        *m = (o.legal >> a) & 1 == 1;
-                    }
-                    legal[i].set(o.legal);
-                },
+                &mut self.episodes,
+                &self.actions,
+                &mut self.rows.rows(),
             );
         }
         t.elapsed().as_secs_f64() * 1e9 / (steps * GAMES) as f64

@@ -7,8 +7,8 @@
 //! machine).
 
 use ayo_core::episode::{
-    step_batch_on, Autoreset, BatchPath, Checked, Episode, EpisodeOptions, IllegalAction, Opponent,
-    Perspective, Reward, SeatChoice, Step,
+    step_batch_on, step_batch_rows_on, Autoreset, BatchPath, Checked, Counts, Episode,
+    EpisodeOptions, IllegalAction, Opponent, OwnedRows, Perspective, Reward, SeatChoice, Step,
 };
 use ayo_core::kernel::Kernel;
 use ayo_core::{Capture, LeanGame, Player, Rules};
@@ -115,6 +115,72 @@ fn check(opts: &EpisodeOptions, seed: u64, steps: usize) -> Result<usize, TestCa
     Ok(stepped)
 }
 
+/// [`check`] through the batched environment's rows (`step_batch_rows_on`):
+/// the lanes write each game's rows from what they know of a step on
+/// their common path, the path in turn from the episode; every row, the
+/// counts and the episodes must agree.
+fn check_rows(opts: &EpisodeOptions, seed: u64, steps: usize) -> Result<(), TestCaseError> {
+    let fresh = || -> (Vec<Episode<LeanGame>>, OwnedRows) {
+        let mut rows = OwnedRows::new(EPISODES);
+        rows.fill_unwritten();
+        let eps = (0..EPISODES as u64)
+            .map(|i| {
+                let mut ep = Episode::new(opts, seed.wrapping_add(i));
+                ep.reset(opts, None);
+                rows.rows().write_start(opts, &mut ep, i as usize, 0);
+                ep
+            })
+            .collect();
+        (eps, rows)
+    };
+    let penalize = opts.illegal.penalty().is_some();
+    for kernel in Kernel::available() {
+        let ((mut want, mut want_rows), (mut got, mut got_rows)) = (fresh(), fresh());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for s in 0..steps {
+            // From the status row, as the batched environment checks them.
+            let acts: Vec<i64> = want_rows
+                .status()
+                .iter()
+                .map(|&st| {
+                    let legal: Vec<i64> = (0..6).filter(|a| st >> a & 1 == 1).collect();
+                    let illegal: Vec<i64> = (0..6).filter(|a| st >> a & 1 == 0).collect();
+                    // No legal action: the episode is over and ignores it.
+                    if legal.is_empty() {
+                        0
+                    } else if penalize && !illegal.is_empty() && rng.random_range(0..20) == 0 {
+                        illegal[rng.random_range(0..illegal.len())]
+                    } else {
+                        legal[rng.random_range(0..legal.len())]
+                    }
+                })
+                .collect();
+            let w: Counts = step_batch_rows_on(
+                BatchPath::Scalar,
+                opts,
+                &mut want,
+                &acts,
+                &mut want_rows.rows(),
+            );
+            let g: Counts = step_batch_rows_on(
+                BatchPath::Lanes(kernel),
+                opts,
+                &mut got,
+                &acts,
+                &mut got_rows.rows(),
+            );
+            prop_assert_eq!(g, w, "kernel {}, step {}", kernel, s);
+            prop_assert_eq!(&got_rows, &want_rows, "kernel {}, step {}", kernel, s);
+            for (i, (a, b)) in got.iter_mut().zip(want.iter_mut()).enumerate() {
+                let at = format!("kernel {kernel}, step {s}, episode {i}");
+                prop_assert_eq!(a.moves(), b.moves(), "{}", at);
+                prop_assert_eq!(a.snapshot(), b.snapshot(), "{}", at);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Rules the lanes take: single laps, captures across or by the 2-or-3 chain.
 fn lane_rules() -> impl Strategy<Value = Rules> {
     (any_rules(), any::<bool>()).prop_filter_map("a valid single-lap rule set", |(r, two_three)| {
@@ -168,6 +234,11 @@ proptest! {
     fn lanes_step_the_episodes_as_the_scalar_step_does(opts in any_options(), seed in any::<u64>()) {
         check(&opts, seed, 40)?;
     }
+
+    #[test]
+    fn lanes_write_the_rows_the_scalar_step_writes(opts in any_options(), seed in any::<u64>()) {
+        check_rows(&opts, seed, 40)?;
+    }
 }
 
 #[test]
@@ -176,6 +247,7 @@ fn the_single_lap_presets_step_alike_on_both_paths_for_long_runs() {
         let opts = EpisodeOptions::new(Rules::preset(preset).unwrap());
         let stepped = check(&opts, 11, 150).unwrap();
         assert!(stepped >= 150 * EPISODES, "{preset}");
+        check_rows(&opts, 12, 150).unwrap();
     }
 }
 

@@ -12,7 +12,10 @@
 //! (docs/benchmarks.md, "The batch step in lanes"). [`step_batch`] takes
 //! the lanes with the AVX-512 kernel.
 
-use super::{Checked, Episode, EpisodeGame, EpisodeOptions, Step};
+use super::rows::{BatchOut, Counts, Rows, RowsOut, Written};
+use std::cell::Cell;
+
+use super::{check_action, Checked, Episode, EpisodeGame, EpisodeOptions, Step};
 use crate::kernel::{self, Kernel};
 
 /// How a batch is stepped.
@@ -61,17 +64,76 @@ pub fn step_batch_on<G: EpisodeGame>(
     path: BatchPath,
     opts: &EpisodeOptions,
     episodes: &mut [Episode<G>],
+    action: impl FnMut(usize) -> Checked,
+    written: impl FnMut(usize, &mut Episode<G>, &Step, usize),
+) {
+    step_into(path, opts, episodes, action, &mut Written(written));
+}
+
+/// Steps `episodes[i]` with `actions[i]` for every `i` and writes each
+/// game's rows (`rows` as long as the episodes), the rows of news cleared
+/// first; what happened, counted. Each action is checked against the
+/// game's status row ([`check_action`] on its legal bits) and penalized
+/// where it is illegal: the caller has checked the batch from that row
+/// first (refusing what the options refuse), and a game that is over
+/// ignores its action. On [`BatchPath::for_kernel`] of the active kernel.
+#[inline]
+pub fn step_batch_rows<G: EpisodeGame>(
+    opts: &EpisodeOptions,
+    episodes: &mut [Episode<G>],
+    actions: &[i64],
+    rows: &mut Rows<'_>,
+) -> Counts {
+    let path = BatchPath::for_kernel(kernel::active());
+    step_batch_rows_on(path, opts, episodes, actions, rows)
+}
+
+/// [`step_batch_rows`] on `path`: the same episodes and rows on either path.
+#[inline]
+pub fn step_batch_rows_on<G: EpisodeGame>(
+    path: BatchPath,
+    opts: &EpisodeOptions,
+    episodes: &mut [Episode<G>],
+    actions: &[i64],
+    rows: &mut Rows<'_>,
+) -> Counts {
+    rows.clear_news();
+    let penalize = opts.illegal.penalty().is_some();
+    let status_row = std::mem::take(&mut rows.status);
+    let status = Cell::from_mut(&mut *status_row).as_slice_of_cells();
+    let mut out = RowsOut {
+        opts,
+        rows,
+        status,
+        counts: Counts::default(),
+    };
+    let action = |i: usize| {
+        let a = actions[i];
+        check_action(status[i].get(), a, penalize).unwrap_or(Checked::Penalized(a))
+    };
+    step_into(path, opts, episodes, action, &mut out);
+    let counts = out.counts;
+    rows.status = status_row;
+    counts
+}
+
+/// The batch step on `path`, each step written to `out`.
+#[inline(always)]
+fn step_into<G: EpisodeGame, O: BatchOut<G>>(
+    path: BatchPath,
+    opts: &EpisodeOptions,
+    episodes: &mut [Episode<G>],
     mut action: impl FnMut(usize) -> Checked,
-    mut written: impl FnMut(usize, &mut Episode<G>, &Step, usize),
+    out: &mut O,
 ) {
     if let BatchPath::Lanes(kernel) = path {
-        if G::step_batch_in_lanes(kernel, opts, episodes, &mut action, &mut written) {
+        if G::step_batch_in_lanes(kernel, opts, episodes, &mut action, out) {
             return;
         }
     }
     for (i, ep) in episodes.iter_mut().enumerate() {
         let before = ep.moves().len();
         let step = ep.step(opts, action(i));
-        written(i, ep, &step, before);
+        out.step(i, ep, &step, before);
     }
 }

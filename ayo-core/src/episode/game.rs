@@ -5,7 +5,8 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::{Checked, Episode, EpisodeOptions, Step};
+use super::rows::BatchOut;
+use super::{Checked, Episode, EpisodeOptions};
 use crate::kernel::Kernel;
 use crate::legal::must_feed;
 use crate::random_move::draw_action;
@@ -33,16 +34,16 @@ pub trait EpisodeGame: Clone + Send {
     fn undo(&mut self) -> bool;
     /// [`super::step_batch_on`] in lanes with `kernel`, where this game
     /// and `opts` allow it; false (nothing stepped) elsewhere.
-    fn step_batch_in_lanes<A, W>(
+    fn step_batch_in_lanes<A, O>(
         _kernel: Kernel,
         _opts: &EpisodeOptions,
         _episodes: &mut [Episode<Self>],
         _action: &mut A,
-        _written: &mut W,
+        _out: &mut O,
     ) -> bool
     where
         A: FnMut(usize) -> Checked,
-        W: FnMut(usize, &mut Episode<Self>, &Step, usize),
+        O: BatchOut<Self>,
     {
         false
     }
@@ -83,18 +84,18 @@ impl EpisodeGame for LeanGame {
     fn undo(&mut self) -> bool {
         false
     }
-    fn step_batch_in_lanes<A, W>(
+    fn step_batch_in_lanes<A, O>(
         kernel: Kernel,
         opts: &EpisodeOptions,
         episodes: &mut [Episode<Self>],
         action: &mut A,
-        written: &mut W,
+        out: &mut O,
     ) -> bool
     where
         A: FnMut(usize) -> Checked,
-        W: FnMut(usize, &mut Episode<Self>, &Step, usize),
+        O: BatchOut<Self>,
     {
-        super::lanes::step(kernel, opts, episodes, action, written)
+        super::lanes::step(kernel, opts, episodes, action, out)
     }
 }
 

@@ -27,6 +27,7 @@
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use super::rows::{BatchOut, Kept};
 use super::{Checked, Episode, EpisodeOptions, Opponent, Reward, Step};
 use crate::kernel::{Kernel, Loop};
 use crate::lanes::{mask, Block, LaneRules, LANES};
@@ -42,16 +43,16 @@ use crate::{LeanGame, Move, Player, Position};
 /// apart from the caller's loop in turn: its twelve kernel and family
 /// copies are large.
 #[inline(never)]
-pub(crate) fn step<A, W>(
+pub(crate) fn step<A, O>(
     kernel: Kernel,
     opts: &EpisodeOptions,
     episodes: &mut [Episode<LeanGame>],
     action: &mut A,
-    written: &mut W,
+    out: &mut O,
 ) -> bool
 where
     A: FnMut(usize) -> Checked,
-    W: FnMut(usize, &mut Episode<LeanGame>, &Step, usize),
+    O: BatchOut<LeanGame>,
 {
     let random = matches!(opts.opponent, Opponent::Agent(Kind::Random, _));
     let Some(lane_rules) = LaneRules::of(&opts.rules).filter(|r| random && !r.relay) else {
@@ -60,53 +61,51 @@ where
     // One straight-line copy a family (the period of a lap a constant).
     match (lane_rules.two_three, lane_rules.skip) {
         (false, false) => {
-            blocks::<false, false, A, W>(kernel, opts, lane_rules, episodes, action, written)
+            blocks::<false, false, A, O>(kernel, opts, lane_rules, episodes, action, out)
         }
         (false, true) => {
-            blocks::<false, true, A, W>(kernel, opts, lane_rules, episodes, action, written)
+            blocks::<false, true, A, O>(kernel, opts, lane_rules, episodes, action, out)
         }
         (true, false) => {
-            blocks::<true, false, A, W>(kernel, opts, lane_rules, episodes, action, written)
+            blocks::<true, false, A, O>(kernel, opts, lane_rules, episodes, action, out)
         }
-        (true, true) => {
-            blocks::<true, true, A, W>(kernel, opts, lane_rules, episodes, action, written)
-        }
+        (true, true) => blocks::<true, true, A, O>(kernel, opts, lane_rules, episodes, action, out),
     }
     true
 }
 
-fn blocks<const TWO_THREE: bool, const SKIP: bool, A, W>(
+fn blocks<const TWO_THREE: bool, const SKIP: bool, A, O>(
     kernel: Kernel,
     opts: &EpisodeOptions,
     lane_rules: LaneRules,
     episodes: &mut [Episode<LeanGame>],
     action: &mut A,
-    written: &mut W,
+    out: &mut O,
 ) where
     A: FnMut(usize) -> Checked,
-    W: FnMut(usize, &mut Episode<LeanGame>, &Step, usize),
+    O: BatchOut<LeanGame>,
 {
     for (c, chunk) in episodes.chunks_mut(LANES).enumerate() {
-        kernel.run(BlockStep::<TWO_THREE, SKIP, A, W> {
+        kernel.run(BlockStep::<TWO_THREE, SKIP, A, O> {
             opts,
             lane_rules,
             first: c * LANES,
             episodes: chunk,
             action: &mut *action,
-            written: &mut *written,
+            out: &mut *out,
         });
     }
 }
 
 /// One block's step, for [`Kernel::run`].
-struct BlockStep<'a, const TWO_THREE: bool, const SKIP: bool, A, W> {
+struct BlockStep<'a, const TWO_THREE: bool, const SKIP: bool, A, O> {
     opts: &'a EpisodeOptions,
     lane_rules: LaneRules,
     /// The batch index of the block's first episode.
     first: usize,
     episodes: &'a mut [Episode<LeanGame>],
     action: &'a mut A,
-    written: &'a mut W,
+    out: &'a mut O,
 }
 
 /// A block of positions reached by one move in every lane: the cells and
@@ -124,10 +123,10 @@ struct Reached {
     unsettled: [u8; LANES],
 }
 
-impl<const TWO_THREE: bool, const SKIP: bool, A, W> Loop for BlockStep<'_, TWO_THREE, SKIP, A, W>
+impl<const TWO_THREE: bool, const SKIP: bool, A, O> Loop for BlockStep<'_, TWO_THREE, SKIP, A, O>
 where
     A: FnMut(usize) -> Checked,
-    W: FnMut(usize, &mut Episode<LeanGame>, &Step, usize),
+    O: BatchOut<LeanGame>,
 {
     type Output = ();
 
@@ -139,7 +138,7 @@ where
             first,
             episodes,
             action,
-            written,
+            out,
         } = self;
         let rules = &opts.rules;
         let mut acts = [Checked::Penalized(0); LANES];
@@ -187,12 +186,12 @@ where
             if kept && repetition {
                 kept = !repeats(rules, ep.game.window(), &mid, &end_pos, l);
             }
-            let step = if kept {
+            if kept {
                 let before = margin(ep.game.position(), ep.seat);
                 let (agent_move, reply) = (Move(agent_pits[l]), Move(reply_pits[l]));
-                let first = (agent_move, mid.board_key[l], mid.block.captured[l] != 0);
+                let first_move = (agent_move, mid.board_key[l], mid.block.captured[l] != 0);
                 let mid_pos = || mid.position(l, ply.wrapping_add(1));
-                ep.game.arrive_unended(first, mid_pos, reply, end_pos);
+                ep.game.arrive_unended(first_move, mid_pos, reply, end_pos);
                 ep.moves.push(agent_move);
                 ep.moves.push(reply);
                 ep.steps += 1;
@@ -200,7 +199,7 @@ where
                     Reward::SeedDifference => f64::from(margin(&end_pos, ep.seat) - before),
                     Reward::WinLoss => 0.0,
                 };
-                Step {
+                let step = Step {
                     mover: ep.seat,
                     reward,
                     terminated: false,
@@ -209,14 +208,21 @@ where
                     outcome: None,
                     final_observation: None,
                     was_reset: false,
-                }
+                };
+                let kept = Kept {
+                    step,
+                    position: end_pos,
+                    legal: end.nonempty[l],
+                    reply,
+                };
+                out.kept(first + l, ep, &kept, moves_before);
             } else {
                 if let Some(stream) = streams[l].take() {
                     ep.random = stream;
                 }
-                step_aside(ep, opts, acts[l])
-            };
-            written(first + l, ep, &step, moves_before);
+                let step = step_aside(ep, opts, acts[l]);
+                out.step(first + l, ep, &step, moves_before);
+            }
         }
     }
 }

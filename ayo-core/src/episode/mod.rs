@@ -34,16 +34,21 @@ mod batch;
 mod game;
 mod lanes;
 mod options;
+mod rows;
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-pub use batch::{step_batch, step_batch_on, BatchPath};
+pub use batch::{step_batch, step_batch_on, step_batch_rows, step_batch_rows_on, BatchPath};
 pub use game::EpisodeGame;
 pub use options::{
     Autoreset, EpisodeOptions, IllegalAction, Opponent, OptionsError, Perspective, Reward,
     SeatChoice,
+};
+pub use rows::{
+    reason_code, write_view, BatchOut, Counts, Kept, OwnedRows, Rows, ACTIONS, DONE, MASK_BOOL,
+    MASK_I8, OBS,
 };
 
 use crate::players::{self, Agent, Kind};
@@ -391,10 +396,7 @@ impl<G: EpisodeGame> Episode<G> {
     pub fn observe(&mut self, opts: &EpisodeOptions) -> Observation {
         let viewer = self.viewer(opts);
         let pos = *self.game.position();
-        let view = match opts.perspective {
-            Perspective::Absolute => pos.view(Player::South),
-            Perspective::Mover => pos.view(viewer),
-        };
+        let view = opts.view_of(&pos, viewer);
         let legal = if self.penalized || pos.to_move() != viewer {
             0
         } else {
@@ -408,10 +410,7 @@ impl<G: EpisodeGame> Episode<G> {
     /// unless `seat` is to move in an episode that goes on).
     pub fn observe_as(&mut self, opts: &EpisodeOptions, seat: Player) -> Observation {
         let pos = *self.game.position();
-        let view = match opts.perspective {
-            Perspective::Absolute => pos.view(Player::South),
-            Perspective::Mover => pos.view(seat),
-        };
+        let view = opts.view_of(&pos, seat);
         let legal = if self.done || pos.to_move() != seat {
             0
         } else {

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::players::{Budget, Kind};
-use crate::{Game, Player, Rules};
+use crate::{Game, Player, Position, Rules, PITS};
 
 /// Whose view an observation shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -225,6 +225,16 @@ impl fmt::Display for Perspective {
 }
 
 impl EpisodeOptions {
+    /// The seeds of `pos` as `viewer` sees them in these options'
+    /// perspective (every observation's board).
+    #[inline]
+    pub fn view_of(&self, pos: &Position, viewer: Player) -> [u8; PITS + 2] {
+        match self.perspective {
+            Perspective::Absolute => pos.view(Player::South),
+            Perspective::Mover => pos.view(viewer),
+        }
+    }
+
     /// The defaults for `rules`: the random opponent, the agent South, the
     /// mover's view, win/loss rewards, illegal actions refused, no step
     /// limit, next-step autoreset.

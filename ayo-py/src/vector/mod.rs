@@ -34,10 +34,11 @@ use crate::errors::{AyoError, Real, Text, Wide};
 use crate::game::PyOutcome;
 use crate::rules::PyRules;
 use crate::team::Team;
+use ayo_core::episode::{Rows, DONE};
+pub(crate) use ayo_core::episode::{ACTIONS, MASK_I8, OBS};
 use options::opponent_from;
 pub(crate) use options::{episode_options, player_from};
-use rows::{out_slice, Rows, DONE};
-pub(crate) use rows::{ACTIONS, MASK_I8, OBS};
+use rows::out_slice;
 use step::{step_all, validate, Split, MIN_THREADED};
 
 /// The episodes of a batch: of lean games, or of full games for an
@@ -70,57 +71,7 @@ fn reset_one<G: EpisodeGame>(
         ep.seed(opts, s);
     }
     ep.reset(opts, seat);
-    write_start(opts, ep, rows, i, 0);
-}
-
-/// Writes game `i`'s rows for an episode that starts (or, restored, goes
-/// on) here: no news of a step, its view, seat, turn and status; the
-/// opponent's reply among its moves from `from` on.
-fn write_start<G: EpisodeGame>(
-    opts: &EpisodeOptions,
-    ep: &mut Episode<G>,
-    rows: &mut Rows<'_>,
-    i: usize,
-    from: usize,
-) {
-    rows.reward[i] = 0.0;
-    rows.terminated[i] = false;
-    rows.truncated[i] = false;
-    rows.ended[i] = false;
-    rows.game_over[i] = false;
-    rows.illegal[i] = -1;
-    rows.reason[i] = -1;
-    rows.seat[i] = ep.viewer(opts).index() as i8;
-    write_turn(opts, ep, rows, i, from);
-    let legal = rows.write_obs(i, &ep.observe(opts));
-    rows.status[i] = legal | if ep.is_done() { DONE } else { 0 };
-}
-
-/// Writes game `i`'s player to move, ply and the opponent's reply among the
-/// episode's moves from `from` on (the moves of this step).
-#[inline]
-pub(crate) fn write_turn<G: EpisodeGame>(
-    opts: &EpisodeOptions,
-    ep: &Episode<G>,
-    rows: &mut Rows<'_>,
-    i: usize,
-    from: usize,
-) {
-    let pos = ep.game().position();
-    rows.to_move[i] = pos.to_move().index() as i8;
-    rows.ply[i] = pos.ply();
-    // The opponent moves at most once a step, after the agent: its reply
-    // is the step's last move when that move is from the opponent's row
-    // (in self-play there is no opponent).
-    rows.replied[i] = -1;
-    if opts.opponent != Opponent::SelfPlay {
-        let moves = ep.moves();
-        if let Some(&last) = moves.get(from..).and_then(|m| m.last()) {
-            if last.pit() / 6 == ep.seat().opponent().index() {
-                rows.replied[i] = last.action() as i8;
-            }
-        }
-    }
+    rows.write_start(opts, ep, i, 0);
 }
 
 /// The episodes of `seeds`' games (one each), allocated fallibly.
@@ -598,7 +549,7 @@ impl PyVecCore {
                     let ep = &mut eps[i];
                     ep.restore(snapshot, game, moves);
                     let resumed = ep.moves().len();
-                    write_start(&opts, ep, &mut rows, i, resumed);
+                    rows.write_start(&opts, ep, i, resumed);
                 }
                 Ok(())
             })

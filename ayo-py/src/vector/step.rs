@@ -2,40 +2,18 @@
 //! status byte), then every episode stepped by ayo-core on up to
 //! `num_threads` threads, each writing its games' rows.
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use ayo_core::episode::{
-    check_action, step_batch, Autoreset, Checked, Episode, EpisodeGame, EpisodeOptions,
+    check_action, step_batch_rows, Autoreset, Counts, Episode, EpisodeGame, EpisodeOptions, Rows,
+    DONE,
 };
 use pyo3::prelude::*;
 
-use super::rows::{reason_code, Rows, DONE};
-use super::write_turn;
 use crate::errors::{self, AyoError};
 use crate::team::Team;
-
-/// How many games of a step had each kind of news (so that the caller
-/// builds `info` only for what happened).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Counts {
-    /// Episodes that ended (terminated or truncated).
-    pub ended: usize,
-    /// Games that ended by the rules (`scores` and `winner` set).
-    pub over: usize,
-    /// Penalized illegal actions.
-    pub penalized: usize,
-}
-
-impl std::ops::AddAssign for Counts {
-    fn add_assign(&mut self, other: Counts) {
-        self.ended += other.ended;
-        self.over += other.over;
-        self.penalized += other.penalized;
-    }
-}
 
 /// Checks the whole batch before anything changes, from the games' status
 /// bytes with ayo-core's [`check_action`] (the games themselves are read
@@ -84,69 +62,15 @@ pub(crate) fn validate<G: EpisodeGame>(
 }
 
 /// Steps `episodes[k]` with `actions[k]` for every `k` (all rows of `out`),
-/// the actions validated by [`validate`].
+/// the actions validated by [`validate`]: ayo-core's batch step, which
+/// writes the rows.
 fn step_chunk<G: EpisodeGame>(
     opts: &EpisodeOptions,
     episodes: &mut [Episode<G>],
     actions: &[i64],
     mut out: Rows<'_>,
 ) -> Counts {
-    let mut counts = Counts::default();
-    let penalize = opts.illegal.penalty().is_some();
-    // The rows of news are cleared at once; the few games with news set theirs.
-    out.ended.fill(false);
-    out.game_over.fill(false);
-    out.illegal.fill(-1);
-    out.scores.fill(0);
-    out.winner.fill(0);
-    out.reason.fill(-1);
-    // The status row is read by the action check and rewritten by the
-    // step's rows: shared by the two closures as cells.
-    let status = Cell::from_mut(std::mem::take(&mut out.status)).as_slice_of_cells();
-    // The actions are validated: legal, or to penalize (a done game ignores it).
-    step_batch(
-        opts,
-        episodes,
-        |i| {
-            let a = actions[i];
-            check_action(status[i].get(), a, penalize).unwrap_or(Checked::Penalized(a))
-        },
-        |i, ep, step, before| {
-            out.reward[i] = step.reward;
-            out.terminated[i] = step.terminated;
-            out.truncated[i] = step.truncated;
-            if let Some(p) = step.penalized {
-                out.illegal[i] = p as i8;
-                counts.penalized += 1;
-            }
-            if let Some(o) = step.outcome {
-                out.game_over[i] = true;
-                out.scores[2 * i] = o.scores[0] as i16;
-                out.scores[2 * i + 1] = o.scores[1] as i16;
-                out.winner[i] = o.winner.map_or(-1, |w| w.index() as i8);
-                out.reason[i] = reason_code(o.reason);
-                counts.over += 1;
-            }
-            if step.terminated || step.truncated {
-                out.ended[i] = true;
-                counts.ended += 1;
-            }
-            if let Some(last) = &step.final_observation {
-                out.write_final_obs(i, last);
-            }
-            out.seat[i] = ep.viewer(opts).index() as i8;
-            // A new episode (an autoreset) has only this step's moves.
-            let from = if step.was_reset || ep.moves().len() < before {
-                0
-            } else {
-                before
-            };
-            write_turn(opts, ep, &mut out, i, from);
-            let legal = out.write_obs(i, &ep.observe(opts));
-            status[i].set(legal | if ep.is_done() { DONE } else { 0 });
-        },
-    );
-    counts
+    step_batch_rows(opts, episodes, actions, &mut out)
 }
 
 /// Fewest games a step shares between threads (fewer are not worth a helper).
