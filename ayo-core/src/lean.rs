@@ -324,8 +324,9 @@ impl LeanGame {
     /// caller found end nothing and leave the non-empty pits legal: `first`
     /// led to a position of board key `first_key` (`first_pos` builds it,
     /// asked only when the window starts there: after a capture), then
-    /// `second` to `pos`. What [`LeanGame::arrive`] would conclude twice,
-    /// without its checks.
+    /// `second` to `pos`, whose non-empty pits are `legal` (the caller
+    /// knows them). What [`LeanGame::arrive`] would conclude twice, without
+    /// its checks.
     #[inline(always)]
     pub(crate) fn arrive_unended(
         &mut self,
@@ -333,7 +334,9 @@ impl LeanGame {
         first_pos: impl FnOnce() -> Position,
         second: Move,
         pos: Position,
+        legal: u8,
     ) {
+        debug_assert_eq!(legal, pos.nonempty_actions());
         if self.rules.repetition() == Repetition::OwnSide {
             if first_captured {
                 self.window.restart(&first_pos());
@@ -348,7 +351,7 @@ impl LeanGame {
         }
         self.pos = pos;
         self.moves = Moves::NonEmpty;
-        self.legal = pos.nonempty_actions();
+        self.legal = legal;
     }
 
     /// Sows every candidate ([`Position::children`]) and keeps the children.

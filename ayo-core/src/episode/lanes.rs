@@ -159,7 +159,7 @@ where
 
         // The random reply where the game goes on as usual, each from its
         // own stream (the stream before, kept for a step that leaves the lanes).
-        let mut live_reply = [0u8; LANES];
+        let (mut live_reply, mut reply_actions) = ([0u8; LANES], [0u8; LANES]);
         let mut streams: [Option<Xoshiro256PlusPlus>; LANES] = std::array::from_fn(|_| None);
         let mut block = mid.block.clone();
         for (l, ep) in episodes.iter_mut().enumerate() {
@@ -168,6 +168,7 @@ where
             }
             streams[l] = Some(ep.random.clone());
             let a = draw_among(&mut ep.random, mid.nonempty[l]);
+            reply_actions[l] = a;
             block.origin[l] = block.mover[l] * 6 + a;
             live_reply[l] = 1;
         }
@@ -191,7 +192,9 @@ where
                 let (agent_move, reply) = (Move(agent_pits[l]), Move(reply_pits[l]));
                 let first_move = (agent_move, mid.board_key[l], mid.block.captured[l] != 0);
                 let mid_pos = || mid.position(l, ply.wrapping_add(1));
-                ep.game.arrive_unended(first_move, mid_pos, reply, end_pos);
+                let legal = end.nonempty[l];
+                ep.game
+                    .arrive_unended(first_move, mid_pos, reply, end_pos, legal);
                 ep.moves.push(agent_move);
                 ep.moves.push(reply);
                 ep.steps += 1;
@@ -212,8 +215,8 @@ where
                 let kept = Kept {
                     step,
                     position: end_pos,
-                    legal: end.nonempty[l],
-                    reply,
+                    legal,
+                    reply: reply_actions[l],
                 };
                 out.kept(first + l, ep, &kept, moves_before);
             } else {

@@ -7,7 +7,7 @@
 use std::cell::Cell;
 
 use super::{Episode, EpisodeGame, EpisodeOptions, Observation, Opponent, Step};
-use crate::{EndReason, Move, Position};
+use crate::{EndReason, Position};
 
 /// Features of one observation: 12 pits and 2 stores.
 pub const OBS: usize = 14;
@@ -250,8 +250,8 @@ pub struct Kept {
     pub(crate) position: Position,
     /// The agent's legal actions there.
     pub(crate) legal: u8,
-    /// The reply.
-    pub(crate) reply: Move,
+    /// The reply's action (0..=5).
+    pub(crate) reply: u8,
 }
 
 /// Where the batch step writes what each step did: the bindings' rows
@@ -408,7 +408,7 @@ impl<'a> Rows<'a> {
         self.seat[i] = seat;
         self.to_move[i] = seat;
         self.ply[i] = kept.position.ply();
-        self.replied[i] = kept.reply.action() as i8;
+        self.replied[i] = kept.reply as i8;
         let view = opts.view_of(&kept.position, kept.step.mover);
         self.write_obs(
             i,
