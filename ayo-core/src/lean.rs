@@ -306,12 +306,20 @@ impl LeanGame {
         }
     }
 
-    /// The legal actions when they are the non-empty pits of a game that
-    /// goes on (no relay, no feeding rule in force), for the batch step in
-    /// lanes (`episode/lanes.rs`); `None` otherwise.
+    /// The legal actions of a game that goes on where they are known: the
+    /// non-empty pits (no relay, no feeding rule in force), or the
+    /// candidates sown for them; for the batch step in lanes
+    /// (`episode/lanes.rs`). `None` otherwise.
     #[inline(always)]
-    pub(crate) fn nonempty_legal(&self) -> Option<u8> {
-        (self.moves == Moves::NonEmpty).then_some(self.legal)
+    pub(crate) fn known_legal(&self) -> Option<u8> {
+        matches!(self.moves, Moves::NonEmpty | Moves::Sown).then_some(self.legal)
+    }
+
+    /// Whether the legal actions are not known yet because the feeding
+    /// rule is in force (nothing sown for them yet).
+    #[inline(always)]
+    pub(crate) fn feeding_unknown(&self) -> bool {
+        self.moves == Moves::Unknown && self.must_feed()
     }
 
     /// The repetition window, for the batch step in lanes to look up.
@@ -321,12 +329,13 @@ impl LeanGame {
     }
 
     /// Two moves played elsewhere (the batch step in lanes), which that
-    /// caller found end nothing and leave the non-empty pits legal: `first`
-    /// led to a position of board key `first_key` (`first_pos` builds it,
-    /// asked only when the window starts there: after a capture), then
-    /// `second` to `pos`, whose non-empty pits are `legal` (the caller
-    /// knows them). What [`LeanGame::arrive`] would conclude twice, without
-    /// its checks.
+    /// caller found end nothing: `first` led to a position of board key
+    /// `first_key` (`first_pos` builds it, asked only when the window
+    /// starts there: after a capture), then `second` to `pos`, whose legal
+    /// actions are its non-empty pits `legal` or, where `feeding` (the
+    /// feeding rule in force), worked out when asked, as
+    /// [`LeanGame::arrive`] leaves them. What `arrive` would conclude
+    /// twice, without its checks.
     #[inline(always)]
     pub(crate) fn arrive_unended(
         &mut self,
@@ -334,9 +343,10 @@ impl LeanGame {
         first_pos: impl FnOnce() -> Position,
         second: Move,
         pos: Position,
-        legal: u8,
+        (legal, feeding): (u8, bool),
     ) {
-        debug_assert_eq!(legal, pos.nonempty_actions());
+        debug_assert!(feeding || legal == pos.nonempty_actions());
+        debug_assert_eq!(feeding, must_feed(&self.rules, &pos));
         if self.rules.repetition() == Repetition::OwnSide {
             if first_captured {
                 self.window.restart(&first_pos());
@@ -350,8 +360,11 @@ impl LeanGame {
             }
         }
         self.pos = pos;
-        self.moves = Moves::NonEmpty;
-        self.legal = legal;
+        (self.moves, self.legal) = if feeding {
+            (Moves::Unknown, 0)
+        } else {
+            (Moves::NonEmpty, legal)
+        };
     }
 
     /// Sows every candidate ([`Position::children`]) and keeps the children.

@@ -10,7 +10,7 @@ use crate::family::with_family;
 use crate::kernel::{Kernel, Loop};
 use crate::moves::{Children, IllegalMove, Move, MoveList, PlayError};
 use crate::position::Position;
-use crate::rules::{Feeding, Rules};
+use crate::rules::{Capture, Feeding, GrandSlam, Rules};
 
 /// Whether the feeding rule applies to the player to move in `pos`: the rules
 /// have one and the opponent's row is empty ([`opponent_row_empty`]).
@@ -38,6 +38,41 @@ pub(crate) fn opponent_row_empty(pos: &Position) -> bool {
 pub(crate) fn feeds(after: &Position) -> bool {
     let cells = after.packed();
     row(cells, mover(cells)) != 0
+}
+
+/// Whether a single-lap move of `seeds` seeds from the mover's pit at
+/// mover-relative action `a` reaches the opponent's row (`6 - a` pits
+/// away).
+#[inline(always)]
+pub(crate) const fn reaches_opponent(a: u8, seeds: u8) -> bool {
+    seeds >= 6 - a
+}
+
+/// Whether, under `rules`, a single-lap move feeds an opponent whose row
+/// is empty exactly when it reaches that row ([`reaches_opponent`]): a lap
+/// that stops short leaves the row empty, and one that reaches it leaves
+/// seeds there whatever it captures when the 2-or-3 capture of every seed
+/// of the row is forfeited (the grand-slam rule `no_capture`). So the
+/// feeding rule needs no sowing (the batch step in lanes).
+#[inline]
+pub(crate) fn feeds_by_reach(rules: &Rules) -> bool {
+    !rules.relay()
+        && rules.capture() == Capture::TwoThree
+        && rules.grand_slam() == GrandSlam::NoCapture
+}
+
+/// The legal actions of a single-lap position where [`feeds_by_reach`]
+/// and the feeding rule is in force: of the non-empty pits `nonempty`,
+/// those in `reach` (the pits whose moves reach the opponent's row), or
+/// with [`Feeding::IfPossible`] every non-empty pit when none reaches.
+#[inline(always)]
+pub(crate) fn feeding_legal(feeding: Feeding, nonempty: u8, reach: u8) -> u8 {
+    let feeders = nonempty & reach;
+    if feeding == Feeding::IfPossible && feeders == 0 {
+        nonempty
+    } else {
+        feeders
+    }
 }
 
 /// Whether the legal moves are exactly the non-empty pits, so that none

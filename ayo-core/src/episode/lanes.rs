@@ -31,6 +31,7 @@ use super::rows::{BatchOut, Kept};
 use super::{Checked, Episode, EpisodeOptions, Opponent, Reward, Step};
 use crate::kernel::{Kernel, Loop};
 use crate::lanes::{mask, Block, LaneRules, LANES};
+use crate::legal::{feeding_legal, feeds_by_reach, reaches_opponent};
 use crate::players::Kind;
 use crate::random_move::draw_among;
 use crate::repeat::{key_of, Window};
@@ -116,10 +117,13 @@ struct Reached {
     packed: [u128; LANES],
     no_capture: [u16; LANES],
     board_key: [u64; LANES],
-    /// The non-empty pits of the player to move, as action bits.
-    nonempty: [u8; LANES],
+    /// The legal actions of the player to move, as action bits.
+    legal: [u8; LANES],
+    /// 1 where the feeding rule is in force there.
+    feeding: [u8; LANES],
     /// All ones where the position leaves the common path: the target or
-    /// the move limit reached, no seed to move, or the feeding rule in force.
+    /// the move limit reached, no legal move, or the feeding rule in force
+    /// in rules whose feeding moves are not known by their reach.
     unsettled: [u8; LANES],
 }
 
@@ -141,12 +145,13 @@ where
             out,
         } = self;
         let rules = &opts.rules;
+        let by_reach = feeds_by_reach(rules);
         let mut acts = [Checked::Penalized(0); LANES];
         let (mut packed, mut pits, mut live) = ([0u128; LANES], [0u8; LANES], [0u8; LANES]);
         let mut no_capture = [0u16; LANES];
         for (l, ep) in episodes.iter().enumerate() {
             acts[l] = action(first + l);
-            if let Some((p, pit, nc)) = takes_common_path(opts, ep, acts[l]) {
+            if let Some((p, pit, nc)) = takes_common_path(opts, by_reach, ep, acts[l]) {
                 (packed[l], pits[l], live[l]) = (p, pit, 1);
                 no_capture[l] = nc;
             }
@@ -155,7 +160,7 @@ where
         let agent_pits = pits;
 
         // The agent's move, then the position it reached.
-        let mid = reach::<TWO_THREE, SKIP>(rules, lane_rules, block, &live, no_capture);
+        let mid = reach::<TWO_THREE, SKIP>(rules, by_reach, lane_rules, block, &live, no_capture);
 
         // The random reply where the game goes on as usual, each from its
         // own stream (the stream before, kept for a step that leaves the lanes).
@@ -167,7 +172,7 @@ where
                 continue;
             }
             streams[l] = Some(ep.random.clone());
-            let a = draw_among(&mut ep.random, mid.nonempty[l]);
+            let a = draw_among(&mut ep.random, mid.legal[l]);
             reply_actions[l] = a;
             block.origin[l] = block.mover[l] * 6 + a;
             live_reply[l] = 1;
@@ -175,7 +180,14 @@ where
         block.active = live_reply;
         block.captured = [0; LANES];
         let reply_pits = block.origin;
-        let end = reach::<TWO_THREE, SKIP>(rules, lane_rules, block, &live_reply, mid.no_capture);
+        let end = reach::<TWO_THREE, SKIP>(
+            rules,
+            by_reach,
+            lane_rules,
+            block,
+            &live_reply,
+            mid.no_capture,
+        );
 
         // Each episode's step: kept from the lanes, or taken by `Episode::step`.
         let repetition = rules.repetition() == Repetition::OwnSide;
@@ -192,9 +204,9 @@ where
                 let (agent_move, reply) = (Move(agent_pits[l]), Move(reply_pits[l]));
                 let first_move = (agent_move, mid.board_key[l], mid.block.captured[l] != 0);
                 let mid_pos = || mid.position(l, ply.wrapping_add(1));
-                let legal = end.nonempty[l];
+                let (legal, feeding) = (end.legal[l], end.feeding[l] != 0);
                 ep.game
-                    .arrive_unended(first_move, mid_pos, reply, end_pos, legal);
+                    .arrive_unended(first_move, mid_pos, reply, end_pos, (legal, feeding));
                 ep.moves.push(agent_move);
                 ep.moves.push(reply);
                 ep.steps += 1;
@@ -242,13 +254,25 @@ fn step_aside(ep: &mut Episode<LeanGame>, opts: &EpisodeOptions, act: Checked) -
 #[inline(always)]
 fn takes_common_path(
     opts: &EpisodeOptions,
+    by_reach: bool,
     ep: &Episode<LeanGame>,
     act: Checked,
 ) -> Option<(u128, u8, u16)> {
     let Checked::Legal(a) = act else {
         return None;
     };
-    let legal = ep.game.nonempty_legal()?;
+    let legal = match ep.game.known_legal() {
+        Some(legal) => legal,
+        None if by_reach && ep.game.feeding_unknown() => {
+            let pos = ep.game.position();
+            let first = pos.to_move().first_pit();
+            let reach = (0..6u8).fold(0, |r, a| {
+                r | u8::from(reaches_opponent(a, pos.seeds(first + usize::from(a)))) << a
+            });
+            feeding_legal(opts.rules.feeding(), pos.nonempty_actions(), reach)
+        }
+        None => return None,
+    };
     // The step that reaches the step limit truncates: the scalar step's.
     let room = opts
         .max_steps
@@ -298,6 +322,7 @@ impl Reached {
 #[inline(always)]
 fn reach<const TWO_THREE: bool, const SKIP: bool>(
     rules: &Rules,
+    by_reach: bool,
     lane_rules: LaneRules,
     mut block: Block,
     live: &[u8; LANES],
@@ -315,49 +340,67 @@ fn reach<const TWO_THREE: bool, const SKIP: bool>(
         no_capture[l] = if live[l] != 0 { next } else { no_capture[l] };
     }
     let board_key = block.board_keys();
-    let (nonempty, unsettled) = arrival(rules, &block, &no_capture, live);
+    let (legal, feeding, unsettled) = arrival(rules, by_reach, &block, &no_capture, live);
     Reached {
         packed: block.packed_lanes(),
         block,
         no_capture,
         board_key,
-        nonempty,
+        legal,
+        feeding,
         unsettled,
     }
 }
 
-/// The non-empty pits of each lane's player to move, and the `live` lanes
-/// that leave the common path there ([`Reached::unsettled`]). The target
-/// is at most 252 seeds away (a store holds a byte); beyond, never reached.
+/// The legal actions of each lane's player to move, where the feeding rule
+/// is in force, and the `live` lanes that leave the common path there
+/// ([`Reached::unsettled`]). The target is at most 252 seeds away (a store
+/// holds a byte); beyond, never reached. With the feeding rule in force the
+/// legal moves are those that reach the opponent's row where `by_reach`
+/// ([`feeds_by_reach`]); elsewhere such a lane leaves the common path.
 #[inline(always)]
 fn arrival(
     rules: &Rules,
+    by_reach: bool,
     block: &Block,
     no_capture: &[u16; LANES],
     live: &[u8; LANES],
-) -> ([u8; LANES], [u8; LANES]) {
+) -> ([u8; LANES], [u8; LANES], [u8; LANES]) {
     let target = rules.target().map_or(u8::MAX, |t| t.min(255) as u8);
     let limit = rules.move_limit().unwrap_or(u16::MAX);
-    let feeding = rules.feeding() != Feeding::Off;
+    let feeding_rule = rules.feeding();
+    let has_feeding = feeding_rule != Feeding::Off;
     let mut nonempty = [0u8; LANES];
+    let mut reach = [0u8; LANES];
     let mut opponent_seeds = [0u8; LANES];
-    for a in 0..6 {
-        let (south, north) = (&block.cells[a], &block.cells[6 + a]);
+    for a in 0..6u8 {
+        let (south, north) = (
+            &block.cells[usize::from(a)],
+            &block.cells[6 + usize::from(a)],
+        );
         for l in 0..LANES {
             // Selected by masks: lane selects vectorise, branches do not.
             let to_south = mask(block.mover[l] == 0);
             let own = (south[l] & to_south) | (north[l] & !to_south);
             let theirs = (north[l] & to_south) | (south[l] & !to_south);
             nonempty[l] |= u8::from(own != 0) << a;
+            reach[l] |= u8::from(reaches_opponent(a, own)) << a;
             opponent_seeds[l] |= theirs;
         }
     }
-    let mut unsettled = [0u8; LANES];
+    let (mut legal, mut feeding, mut unsettled) = ([0u8; LANES], [0u8; LANES], [0u8; LANES]);
     for l in 0..LANES {
         let stores = (block.cells[12][l], block.cells[13][l]);
         let ends = (stores.0 >= target) | (stores.1 >= target) | (no_capture[l] >= limit);
-        let feeds = feeding & (opponent_seeds[l] == 0);
-        unsettled[l] = mask(ends | (nonempty[l] == 0) | feeds) & mask(live[l] != 0);
+        let feeds = has_feeding & (opponent_seeds[l] == 0);
+        legal[l] = if feeds {
+            feeding_legal(feeding_rule, nonempty[l], reach[l])
+        } else {
+            nonempty[l]
+        };
+        feeding[l] = u8::from(feeds);
+        let undecided = feeds & !by_reach;
+        unsettled[l] = mask(ends | (legal[l] == 0) | undecided) & mask(live[l] != 0);
     }
-    (nonempty, unsettled)
+    (legal, feeding, unsettled)
 }
