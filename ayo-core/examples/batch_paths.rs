@@ -11,7 +11,9 @@
 
 use std::time::Instant;
 
-use ayo_core::episode::{step_batch_rows_on, BatchPath, Episode, EpisodeOptions, OwnedRows};
+use ayo_core::episode::{
+    step_batch_rows_on, BatchPath, Episode, EpisodeOptions, OwnedRows, RowsError,
+};
 use ayo_core::kernel::Kernel;
 use ayo_core::{LeanGame, Rules};
 
@@ -26,25 +28,29 @@ struct Batch {
 }
 
 impl Batch {
-    fn new(opts: &EpisodeOptions) -> Batch {
+    fn new(opts: &EpisodeOptions) -> Result<Batch, RowsError> {
         let mut rows = OwnedRows::new(GAMES);
-        let episodes = (0..GAMES)
-            .map(|i| {
-                let mut ep = Episode::new(opts, i as u64);
-                ep.reset(opts, None);
-                rows.rows().write_start(opts, &mut ep, i, 0);
-                ep
-            })
-            .collect();
-        Batch {
+        let mut episodes = Vec::with_capacity(GAMES);
+        for i in 0..GAMES {
+            let mut ep = Episode::new(opts, i as u64);
+            ep.reset(opts, None);
+            rows.rows().write_start(opts, &mut ep, i, 0)?;
+            episodes.push(ep);
+        }
+        Ok(Batch {
             episodes,
             rows,
             actions: vec![0; GAMES],
-        }
+        })
     }
 
     /// `steps` steps on `path`; nanoseconds an env-step.
-    fn run(&mut self, path: BatchPath, opts: &EpisodeOptions, steps: usize) -> f64 {
+    fn run(
+        &mut self,
+        path: BatchPath,
+        opts: &EpisodeOptions,
+        steps: usize,
+    ) -> Result<f64, RowsError> {
         let t = Instant::now();
         for _ in 0..steps {
             // The first legal action (any action where the episode is over).
@@ -57,9 +63,9 @@ impl Batch {
                 &mut self.episodes,
                 &self.actions,
                 &mut self.rows.rows(),
-            );
+            )?;
         }
-        t.elapsed().as_secs_f64() * 1e9 / (steps * GAMES) as f64
+        Ok(t.elapsed().as_secs_f64() * 1e9 / (steps * GAMES) as f64)
     }
 }
 
@@ -89,16 +95,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|| "unknown".into());
     println!("cpu: {cpu}; {preset}, {GAMES} episodes, {rounds} rounds of {steps} steps");
     for kernel in kernels {
-        let (mut scalar, mut lanes) = (Batch::new(&opts), Batch::new(&opts));
+        let (mut scalar, mut lanes) = (Batch::new(&opts)?, Batch::new(&opts)?);
         let lane_path = BatchPath::Lanes(kernel);
         let (mut s_ns, mut l_ns, mut ratio) = (vec![], vec![], vec![]);
         for round in 0..rounds {
             let (s, l) = if round % 2 == 0 {
-                let s = scalar.run(BatchPath::Scalar, &opts, steps);
-                (s, lanes.run(lane_path, &opts, steps))
+                let s = scalar.run(BatchPath::Scalar, &opts, steps)?;
+                (s, lanes.run(lane_path, &opts, steps)?)
             } else {
-                let l = lanes.run(lane_path, &opts, steps);
-                (scalar.run(BatchPath::Scalar, &opts, steps), l)
+                let l = lanes.run(lane_path, &opts, steps)?;
+                (scalar.run(BatchPath::Scalar, &opts, steps)?, l)
             };
             s_ns.push(s);
             l_ns.push(l);

@@ -7,8 +7,9 @@
 //! machine).
 
 use ayo_core::episode::{
-    step_batch_on, step_batch_rows_on, Autoreset, BatchPath, Checked, Counts, Episode,
-    EpisodeOptions, IllegalAction, Opponent, OwnedRows, Perspective, Reward, SeatChoice, Step,
+    step_batch_on, step_batch_rows, step_batch_rows_on, Autoreset, BatchPath, Checked, Counts,
+    Episode, EpisodeOptions, IllegalAction, Opponent, OwnedRows, Perspective, Reward, RowsError,
+    SeatChoice, Step,
 };
 use ayo_core::kernel::Kernel;
 use ayo_core::{Capture, LeanGame, Player, Rules};
@@ -127,7 +128,9 @@ fn check_rows(opts: &EpisodeOptions, seed: u64, steps: usize) -> Result<(), Test
             .map(|i| {
                 let mut ep = Episode::new(opts, seed.wrapping_add(i));
                 ep.reset(opts, None);
-                rows.rows().write_start(opts, &mut ep, i as usize, 0);
+                rows.rows()
+                    .write_start(opts, &mut ep, i as usize, 0)
+                    .unwrap();
                 ep
             })
             .collect();
@@ -161,14 +164,16 @@ fn check_rows(opts: &EpisodeOptions, seed: u64, steps: usize) -> Result<(), Test
                 &mut want,
                 &acts,
                 &mut want_rows.rows(),
-            );
+            )
+            .unwrap();
             let g: Counts = step_batch_rows_on(
                 BatchPath::Lanes(kernel),
                 opts,
                 &mut got,
                 &acts,
                 &mut got_rows.rows(),
-            );
+            )
+            .unwrap();
             prop_assert_eq!(g, w, "kernel {}, step {}", kernel, s);
             prop_assert_eq!(&got_rows, &want_rows, "kernel {}, step {}", kernel, s);
             for (i, (a, b)) in got.iter_mut().zip(want.iter_mut()).enumerate() {
@@ -312,4 +317,57 @@ fn an_episode_left_with_the_opponent_to_move_steps_as_in_turn() {
             }
         }
     }
+}
+
+#[test]
+fn the_rows_step_refuses_rows_or_actions_that_do_not_fit() {
+    let opts = EpisodeOptions::new(Rules::preset("oware").unwrap());
+    let mut eps: Vec<Episode<LeanGame>> = (0..70u64)
+        .map(|i| {
+            let mut ep = Episode::new(&opts, i);
+            ep.reset(&opts, None);
+            ep
+        })
+        .collect();
+    let mut rows = OwnedRows::new(70);
+    for (i, ep) in eps.iter_mut().enumerate() {
+        rows.rows().write_start(&opts, ep, i, 0).unwrap();
+    }
+    let before = rows.clone();
+    let moves: Vec<usize> = eps.iter().map(|ep| ep.moves().len()).collect();
+    let err = step_batch_rows(&opts, &mut eps, &[0; 69], &mut rows.rows()).unwrap_err();
+    assert_eq!(
+        err,
+        RowsError::Actions {
+            games: 70,
+            actions: 69
+        }
+    );
+    // Rows for 69 games only: refused, nothing stepped or written.
+    let mut short = OwnedRows::new(69);
+    let err = step_batch_rows(&opts, &mut eps, &[0; 70], &mut short.rows()).unwrap_err();
+    assert!(matches!(err, RowsError::Length { games: 70, .. }), "{err}");
+    assert!(err.to_string().contains("70 games"), "{err}");
+    let after: Vec<usize> = eps.iter().map(|ep| ep.moves().len()).collect();
+    assert_eq!(after, moves);
+    assert_eq!(rows, before);
+    let err = rows
+        .rows()
+        .write_start(&opts, &mut eps[0], 70, 0)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        RowsError::Game {
+            game: 70,
+            games: 70
+        }
+    );
+    // The same batch, fitting: stepped.
+    let acts: Vec<i64> = rows
+        .status()
+        .iter()
+        .map(|&st| i64::from(st.trailing_zeros().min(5)))
+        .collect();
+    step_batch_rows(&opts, &mut eps, &acts, &mut rows.rows()).unwrap();
+    assert!(eps.iter().all(|ep| ep.moves().len() == 2));
 }

@@ -12,7 +12,7 @@
 //! (docs/benchmarks.md, "The batch step in lanes"). [`step_batch`] takes
 //! the lanes with the AVX-512 kernel.
 
-use super::rows::{BatchOut, Counts, Rows, RowsOut, Written};
+use super::rows::{BatchOut, Counts, Rows, RowsError, RowsOut, Written};
 use std::cell::Cell;
 
 use super::{check_action, Checked, Episode, EpisodeGame, EpisodeOptions, Step};
@@ -77,13 +77,15 @@ pub fn step_batch_on<G: EpisodeGame>(
 /// where it is illegal: the caller has checked the batch from that row
 /// first (refusing what the options refuse), and a game that is over
 /// ignores its action. On [`BatchPath::for_kernel`] of the active kernel.
+/// An error, and nothing stepped or written, when the actions or the rows
+/// are not one a game.
 #[inline]
 pub fn step_batch_rows<G: EpisodeGame>(
     opts: &EpisodeOptions,
     episodes: &mut [Episode<G>],
     actions: &[i64],
     rows: &mut Rows<'_>,
-) -> Counts {
+) -> Result<Counts, RowsError> {
     let path = BatchPath::for_kernel(kernel::active());
     step_batch_rows_on(path, opts, episodes, actions, rows)
 }
@@ -96,7 +98,15 @@ pub fn step_batch_rows_on<G: EpisodeGame>(
     episodes: &mut [Episode<G>],
     actions: &[i64],
     rows: &mut Rows<'_>,
-) -> Counts {
+) -> Result<Counts, RowsError> {
+    let games = episodes.len();
+    if actions.len() != games {
+        return Err(RowsError::Actions {
+            games,
+            actions: actions.len(),
+        });
+    }
+    rows.check(games)?;
     rows.clear_news();
     let penalize = opts.illegal.penalty().is_some();
     let status_row = std::mem::take(&mut rows.status);
@@ -114,7 +124,7 @@ pub fn step_batch_rows_on<G: EpisodeGame>(
     step_into(path, opts, episodes, action, &mut out);
     let counts = out.counts;
     rows.status = status_row;
-    counts
+    Ok(counts)
 }
 
 /// The batch step on `path`, each step written to `out`.

@@ -47,8 +47,8 @@ pub use options::{
     SeatChoice,
 };
 pub use rows::{
-    reason_code, write_view, BatchOut, Counts, Kept, OwnedRows, Rows, ACTIONS, DONE, MASK_BOOL,
-    MASK_I8, OBS,
+    reason_code, write_view, BatchOut, Counts, Kept, OwnedRows, Rows, RowsError, ACTIONS, DONE,
+    MASK_BOOL, MASK_I8, OBS,
 };
 
 use crate::players::{self, Agent, Kind};

@@ -227,6 +227,39 @@ impl std::ops::AddAssign for Counts {
     }
 }
 
+/// Rows that do not fit the games they are written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RowsError {
+    /// A row whose length is not its width times the games.
+    #[error("the {row} row holds {len} values, not {want} ({games} games)")]
+    Length {
+        /// The row.
+        row: &'static str,
+        /// Its length.
+        len: usize,
+        /// The length it needs.
+        want: usize,
+        /// The games.
+        games: usize,
+    },
+    /// Actions not one a game.
+    #[error("expected {games} actions (one a game), got {actions}")]
+    Actions {
+        /// The games.
+        games: usize,
+        /// The actions given.
+        actions: usize,
+    },
+    /// A game past the rows' games.
+    #[error("game {game} is not one of the rows' {games} games")]
+    Game {
+        /// The game.
+        game: usize,
+        /// The rows' games.
+        games: usize,
+    },
+}
+
 /// Splits every slice of a [`Rows`] at `n` games: `$($field, $width)`.
 macro_rules! split_rows {
     ($rows:expr, $n:expr, $($field:ident: $width:expr),* $(,)?) => {{
@@ -277,8 +310,36 @@ impl<G, W: FnMut(usize, &mut Episode<G>, &Step, usize)> BatchOut<G> for Written<
     }
 }
 
+/// Checks that every row of a [`Rows`] holds its width times `games`
+/// values: `$($field, $width)`.
+macro_rules! check_rows {
+    ($rows:expr, $games:expr, $($field:ident: $width:expr),* $(,)?) => {{
+        $(
+            let (len, want) = ($rows.$field.len(), $games * $width);
+            if len != want {
+                return Err(RowsError::Length { row: stringify!($field), len, want, games: $games });
+            }
+        )*
+        Ok(())
+    }};
+}
+
 impl<'a> Rows<'a> {
+    /// Checks that the rows are `games` games' rows, every row as long as
+    /// its width times that.
+    pub fn check(&self, games: usize) -> Result<(), RowsError> {
+        check_rows!(self, games,
+            obs: OBS, obs_mask: ACTIONS, mask: ACTIONS, reward: 1, terminated: 1,
+            truncated: 1, seat: 1, final_obs: OBS, final_obs_mask: ACTIONS, ended: 1,
+            game_over: 1, scores: 2, winner: 1, illegal: 1, to_move: 1, ply: 1,
+            replied: 1, reason: 1, status: 1,
+        )
+    }
+
     /// The first `n` games' rows and the rest.
+    ///
+    /// # Panics
+    /// When the rows hold fewer than `n` games' rows.
     pub fn split_at(self, n: usize) -> (Rows<'a>, Rows<'a>) {
         split_rows!(self, n,
             obs: OBS, obs_mask: ACTIONS, mask: ACTIONS, reward: 1, terminated: 1,
@@ -329,14 +390,21 @@ impl<'a> Rows<'a> {
 
     /// Writes game `i`'s rows for an episode that starts (or, restored,
     /// goes on) here: no news of a step, its view, seat, turn and status;
-    /// the opponent's reply among its moves from `from` on.
+    /// the opponent's reply among its moves from `from` on. An error (and
+    /// nothing written) when the rows are not rows of games or `i` is not
+    /// one of their games.
     pub fn write_start<G: EpisodeGame>(
         &mut self,
         opts: &EpisodeOptions,
         ep: &mut Episode<G>,
         i: usize,
         from: usize,
-    ) {
+    ) -> Result<(), RowsError> {
+        let games = self.status.len();
+        self.check(games)?;
+        if i >= games {
+            return Err(RowsError::Game { game: i, games });
+        }
         self.reward[i] = 0.0;
         self.terminated[i] = false;
         self.truncated[i] = false;
@@ -348,6 +416,7 @@ impl<'a> Rows<'a> {
         self.write_turn(opts, ep, i, from);
         let legal = self.write_obs(i, &ep.observe(opts));
         self.status[i] = legal | if ep.is_done() { DONE } else { 0 };
+        Ok(())
     }
 
     /// Writes game `i`'s rows after `step` (the rows of news cleared

@@ -38,7 +38,7 @@ use ayo_core::episode::{Rows, DONE};
 pub(crate) use ayo_core::episode::{ACTIONS, MASK_I8, OBS};
 use options::opponent_from;
 pub(crate) use options::{episode_options, player_from};
-use rows::out_slice;
+use rows::{out_slice, rows_error};
 use step::{step_all, validate, Split, MIN_THREADED};
 
 /// The episodes of a batch: of lean games, or of full games for an
@@ -66,12 +66,12 @@ fn reset_one<G: EpisodeGame>(
     seat: Option<Player>,
     rows: &mut Rows<'_>,
     i: usize,
-) {
+) -> PyResult<()> {
     if let Some(s) = seed {
         ep.seed(opts, s);
     }
     ep.reset(opts, seat);
-    rows.write_start(opts, ep, i, 0);
+    rows.write_start(opts, ep, i, 0).map_err(rows_error)
 }
 
 /// The episodes of `seeds`' games (one each), allocated fallibly.
@@ -268,6 +268,7 @@ impl PyVecCore {
             validate(&opts, py, status, eps, copy).and_then(|()| {
                 with_rows!(self, py, status, |rows| {
                     let c = py.detach(|| step_all(&opts, eps, copy, rows, team, split));
+                    let c = c.map_err(rows_error)?;
                     Ok((c.ended, c.over, c.penalized))
                 })
             })
@@ -549,7 +550,8 @@ impl PyVecCore {
                     let ep = &mut eps[i];
                     ep.restore(snapshot, game, moves);
                     let resumed = ep.moves().len();
-                    rows.write_start(&opts, ep, i, resumed);
+                    rows.write_start(&opts, ep, i, resumed)
+                        .map_err(rows_error)?;
                 }
                 Ok(())
             })
@@ -628,10 +630,10 @@ impl PyVecCore {
                         continue;
                     }
                     let seed = seeds.as_ref().and_then(|s| s[i]);
-                    reset_one(&opts, ep, seed, seat, &mut rows, i);
+                    reset_one(&opts, ep, seed, seat, &mut rows, i)?;
                 }
-            });
-            Ok(())
+                Ok(())
+            })
         })
     }
 

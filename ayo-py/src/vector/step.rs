@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use ayo_core::episode::{
     check_action, step_batch_rows, Autoreset, Counts, Episode, EpisodeGame, EpisodeOptions, Rows,
-    DONE,
+    RowsError, DONE,
 };
 use pyo3::prelude::*;
 
@@ -69,8 +69,15 @@ fn step_chunk<G: EpisodeGame>(
     episodes: &mut [Episode<G>],
     actions: &[i64],
     mut out: Rows<'_>,
-) -> Counts {
+) -> Result<Counts, RowsError> {
     step_batch_rows(opts, episodes, actions, &mut out)
+}
+
+/// Two shares' counts added, or the first error.
+fn add(a: Result<Counts, RowsError>, b: Result<Counts, RowsError>) -> Result<Counts, RowsError> {
+    let (mut a, b) = (a?, b?);
+    a += b;
+    Ok(a)
 }
 
 /// Fewest games a step shares between threads (fewer are not worth a helper).
@@ -174,7 +181,9 @@ impl Split {
 /// helpers from the back, so each thread steps nearly the same games every
 /// step, and the caller takes the share of a helper that has not started
 /// when it is done with its own. Each game's result depends only on its own
-/// state and action, so who steps it changes nothing. What happened, counted.
+/// state and action, so who steps it changes nothing. What happened,
+/// counted; an error, and nothing stepped, when the actions or the rows
+/// are not one a game.
 pub(crate) fn step_all<G: EpisodeGame>(
     opts: &EpisodeOptions,
     episodes: &mut [Episode<G>],
@@ -182,10 +191,19 @@ pub(crate) fn step_all<G: EpisodeGame>(
     out: Rows<'_>,
     team: Option<&Team>,
     split: &mut Split,
-) -> Counts {
+) -> Result<Counts, RowsError> {
     let Some(team) = team.filter(|_| episodes.len() >= MIN_THREADED) else {
         return step_chunk(opts, episodes, actions, out);
     };
+    // Checked whole before any share is stepped: the shares, cut from
+    // rows and actions that fit, then fit too.
+    out.check(episodes.len())?;
+    if actions.len() != episodes.len() {
+        return Err(RowsError::Actions {
+            games: episodes.len(),
+            actions: actions.len(),
+        });
+    }
     let (n, threads) = (episodes.len(), team.threads());
     let caller = split.caller_games(n, threads);
     let helper = (n - caller).div_ceil(threads - 1);
@@ -200,22 +218,22 @@ pub(crate) fn step_all<G: EpisodeGame>(
         (episodes, actions, out) = (rest, rest_acts, rest_rows);
     }
     let claims = Claims::new(shares.len());
-    let done = Mutex::new((Counts::default(), Timing::default()));
+    let done = Mutex::new((Ok(Counts::default()), Timing::default()));
     team.run(&|me| {
         let start = Instant::now();
-        let (mut mine, mut games) = (Counts::default(), 0);
+        let (mut mine, mut games) = (Ok(Counts::default()), 0);
         while let Some(b) = claims.next(me) {
             // Each share is claimed once; its lock is never contended.
             let claimed = shares[b].lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some((these, acts, rows)) = claimed {
                 games += these.len();
-                mine += step_chunk(opts, these, acts, rows);
+                mine = add(mine, step_chunk(opts, these, acts, rows));
             }
         }
         let secs = start.elapsed().as_secs_f64();
         // Adding cannot panic: a poisoned lock still holds the sums.
         let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
-        done.0 += mine;
+        done.0 = add(done.0, mine);
         if me == 0 {
             done.1.caller = (games, secs);
         } else if games > 0 {
