@@ -1,16 +1,16 @@
 //! The batch step: every episode of a batch stepped with its action, in one
-//! loop. The batched environment of the bindings is this loop; they only
-//! write each game's rows.
+//! loop. The batched environment of the bindings is this loop, writing each
+//! game's rows ([`step_batch_rows`], `rows.rs`); the bindings only make the
+//! arrays.
 //!
 //! There are two paths ([`BatchPath`]): each episode in turn, and, for the
 //! random opponent in single-lap games, 64 episodes at a time in byte lanes
 //! (`lanes.rs`; the same episodes, draw for draw). The lanes sow and check
 //! for ends cheaply, but each episode's bookkeeping (its game, window,
-//! record and stream) is still read and written one episode at a time:
-//! with AVX-512 the lanes measured a sixth or so faster than the path in
-//! turn, with AVX2 level and with the baseline's 16-byte vectors slower
-//! (docs/benchmarks.md, "The batch step in lanes"). [`step_batch`] takes
-//! the lanes with the AVX-512 kernel.
+//! record and stream) is still read and written one episode at a time, so
+//! they pay only with 64-byte vectors: [`step_batch`] takes them with the
+//! AVX-512 kernel (the measurements: docs/benchmarks.md, "The batch step in
+//! lanes").
 
 use super::rows::{BatchOut, Counts, Rows, RowsError, RowsOut, Written};
 use std::cell::Cell;

@@ -4,23 +4,25 @@
 //! sowing of the rules), compiled for the kernel that runs it.
 //!
 //! A lane takes the common path of [`Episode::step`]: a legal action, the
-//! random reply, and neither move ending the game, bringing in the feeding
-//! rule or reaching the step limit. The lanes sow both moves, find the
-//! ends by the counters, the empty rows and the feeding rule, and compute
-//! the board keys; each game's own repetition window is looked up, and its
-//! reply drawn from its own stream, one game at a time, as the scalar step
-//! does ([`crate::repeat`], [`crate::random_move`]). Nothing of an episode
+//! random reply, and neither move ending the game or reaching the step
+//! limit. The lanes sow both moves, find the ends by the counters and the
+//! empty rows, the legal moves under the feeding rule where a move feeds
+//! exactly when it reaches the opponent's row
+//! ([`crate::legal::feeds_by_reach`]), and compute the board keys; each
+//! game's own repetition window is looked up, and its reply drawn from its
+//! own stream, one game at a time, as the scalar step does
+//! ([`crate::repeat`], [`crate::random_move`]). Nothing of an episode
 //! changes until its step is known to stay on that path: every other step
-//! (an end, a penalty, an autoreset, the feeding rule, the step limit) is
-//! then taken by [`Episode::step`] itself from the untouched episode. So
-//! the two paths give the same episodes, draw for draw; the tests compare
-//! them.
+//! (an end, a penalty, an autoreset, the feeding rule in other rule sets,
+//! the step limit) is then taken by [`Episode::step`] itself from the
+//! untouched episode. So the two paths give the same episodes, draw for
+//! draw; the tests compare them. A kept step's rows are written from what
+//! the lanes know of it ([`super::BatchOut::kept`]).
 //!
 //! The positions go into the lanes and back every step, and each episode's
 //! game, window, record and stream are still read and written one episode
-//! at a time: that is why this runs only a sixth or so faster than the
-//! path in turn with AVX-512, and level with AVX2 (docs/benchmarks.md,
-//! "The batch step in lanes").
+//! at a time: that is why the gain is modest, and none with AVX2
+//! (docs/benchmarks.md, "The batch step in lanes").
 
 // Lane loops index several arrays by the same lane.
 #![allow(clippy::needless_range_loop)]

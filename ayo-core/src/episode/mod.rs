@@ -494,7 +494,7 @@ impl<G: EpisodeGame> Episode<G> {
     /// episode that is over, the step resets it instead.
     // Inlined by force: with a second caller (the batch step's lanes, which
     // call it through `lanes::step_aside`) the compiler kept it out of the
-    // batch loop, a sixth more instructions an env-step.
+    // batch loop, which cost instructions on every env-step.
     #[inline(always)]
     pub fn step(&mut self, opts: &EpisodeOptions, action: Checked) -> Step {
         if self.done {

@@ -154,8 +154,10 @@ impl OwnedRows {
         }
     }
 
-    /// Every row but the final observations filled with a value that no
-    /// reset or step writes there, so that a row left unwritten shows (for tests).
+    /// Every row but the final observations filled with a value that is
+    /// not a row's usual one (out of range for most), so that a row one
+    /// path of the batch step leaves unwritten where the other writes it
+    /// shows (for tests).
     pub fn fill_unwritten(&mut self) {
         self.obs.fill(-7.0);
         self.obs_mask.fill(7);
