@@ -35,6 +35,12 @@ fn filter_bit(k: u32) -> usize {
     (k >> (32 - FILTER_BITS.trailing_zeros())) as usize
 }
 
+/// The window's entry of a position of key `k` reached by playing `pit`.
+#[inline(always)]
+fn entry(k: u32, pit: u8) -> u64 {
+    u64::from(k) | u64::from(pit) << 32
+}
+
 /// The 32-bit key of a position: the top half of its board's additive key
 /// (the side to move is left out: a key match is confirmed on whole positions).
 #[inline(always)]
@@ -99,7 +105,7 @@ impl Window {
     fn note(&mut self, k: u32, pit: u8) {
         let b = filter_bit(k);
         self.filter[b >> 6] |= 1u64 << (b & 63);
-        self.entries.push(u64::from(k) | u64::from(pit) << 32);
+        self.entries.push(entry(k, pit));
     }
 
     /// The repetition rule at a new position `pos`, reached by `mv` (`None`:
@@ -121,8 +127,13 @@ impl Window {
     #[inline(always)]
     fn advance(&mut self, rules: &Rules, mv: Move, pos: &Position) -> bool {
         let k = key(pos);
-        let seen = self.holds(rules, k, || pos.packed());
-        self.note(k, mv.pit() as u8);
+        // The filter word read and written once: `holds`, then `note`.
+        let b = filter_bit(k);
+        let (word, bit) = (&mut self.filter[b >> 6], 1u64 << (b & 63));
+        let maybe = *word & bit != 0;
+        *word |= bit;
+        let seen = maybe && self.among_entries(rules, k, || pos.packed());
+        self.entries.push(entry(k, mv.pit() as u8));
         seen
     }
 
@@ -131,9 +142,14 @@ impl Window {
     #[inline(always)]
     pub(crate) fn holds(&self, rules: &Rules, k: u32, packed: impl FnOnce() -> u128) -> bool {
         let b = filter_bit(k);
-        self.filter[b >> 6] & (1u64 << (b & 63)) != 0
-            && self.entries.iter().any(|&e| e as u32 == k)
-            && self.replay_finds(rules, packed())
+        self.filter[b >> 6] & (1u64 << (b & 63)) != 0 && self.among_entries(rules, k, packed)
+    }
+
+    /// Past the filter: whether an entry has key `k` and its position is
+    /// the one packed as `packed()`.
+    #[inline(always)]
+    fn among_entries(&self, rules: &Rules, k: u32, packed: impl FnOnce() -> u128) -> bool {
+        self.entries.iter().any(|&e| e as u32 == k) && self.replay_finds(rules, packed())
     }
 
     /// Records `mv`, which led to a position of key `k` without a capture
