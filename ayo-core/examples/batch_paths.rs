@@ -1,9 +1,13 @@
 //! Times the two paths of the batch step (`ayo_core::episode::BatchPath`)
 //! against each other: each episode in turn, and the episodes in byte lanes
 //! with each kernel this CPU has, in alternated rounds of `STEPS` steps of
-//! 1,024 episodes against the random opponent (the first legal action as
-//! the agent's), each step writing the batched environment's rows
-//! (`step_batch_rows_on`, the step of `ayo.vector`):
+//! 1,024 episodes against the random opponent (the agent's action one of
+//! its legal actions, picked by a hash of the game and the step, as the
+//! suite's policy picks one at random: always the first legal action made
+//! games longer, with fewer steps leaving the lanes), each step writing the
+//! batched environment's rows (`step_batch_rows_on`, the step of
+//! `ayo.vector`). It prints the share of env-steps that ended an episode:
+//! such a step, and the autoreset after it, leave the lanes.
 //!
 //! ```text
 //! cargo run --release -p ayo-core --example batch_paths -- [STEPS] [ROUNDS] [PRESET] [KERNEL]
@@ -25,6 +29,10 @@ struct Batch {
     episodes: Vec<Episode<LeanGame>>,
     rows: OwnedRows,
     actions: Vec<i64>,
+    /// Steps taken (the agent's actions depend on it).
+    steps: u64,
+    /// Episodes ended in them.
+    ended: usize,
 }
 
 impl Batch {
@@ -41,6 +49,8 @@ impl Batch {
             episodes,
             rows,
             actions: vec![0; GAMES],
+            steps: 0,
+            ended: 0,
         })
     }
 
@@ -53,20 +63,37 @@ impl Batch {
     ) -> Result<f64, RowsError> {
         let t = Instant::now();
         for _ in 0..steps {
-            // The first legal action (any action where the episode is over).
-            for (a, &st) in self.actions.iter_mut().zip(self.rows.status()) {
-                *a = i64::from((st & 0x3F).trailing_zeros().min(5));
+            let t = self.steps;
+            for (i, (a, &st)) in self.actions.iter_mut().zip(self.rows.status()).enumerate() {
+                *a = pick(st, i, t);
             }
-            step_batch_rows_on(
+            self.steps += 1;
+            let counts = step_batch_rows_on(
                 path,
                 opts,
                 &mut self.episodes,
                 &self.actions,
                 &mut self.rows.rows(),
             )?;
+            self.ended += counts.ended;
         }
         Ok(t.elapsed().as_secs_f64() * 1e9 / (steps * GAMES) as f64)
     }
+}
+
+/// Game `i`'s action at step `t` from its status row: the `k`-th of its
+/// legal actions for `k` from a hash of `i` and `t` (any action where the
+/// episode is over). Both batches take the same actions: their rows agree.
+fn pick(status: u8, i: usize, t: u64) -> i64 {
+    let mut legal = status & 0x3F;
+    if legal == 0 {
+        return 0;
+    }
+    let h = (i as u64 ^ (t << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    for _ in 0..h % u64::from(legal.count_ones()) {
+        legal &= legal - 1;
+    }
+    i64::from(legal.trailing_zeros())
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -110,15 +137,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             l_ns.push(l);
             ratio.push(s / l);
         }
+        let ended = lanes.ended as f64 / (lanes.steps as f64 * GAMES as f64);
         let mid = median(&mut ratio);
         let quartile = |q: usize| ratio[(ratio.len() - 1) * q / 4];
         println!(
             "kernel {kernel}: ns an env-step (medians): each in turn {:.1}, lanes {:.1}; \
-             in turn / lanes {mid:.2}x (quartiles {:.2}..{:.2})",
+             in turn / lanes {mid:.2}x (quartiles {:.2}..{:.2}); episodes ended a step {:.2}%",
             median(&mut s_ns),
             median(&mut l_ns),
             quartile(1),
             quartile(3),
+            100.0 * ended,
         );
     }
     Ok(())
