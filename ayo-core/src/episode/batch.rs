@@ -15,8 +15,9 @@
 use super::rows::{BatchOut, Counts, Rows, RowsError, RowsOut, Written};
 use std::cell::Cell;
 
-use super::{check_action, Checked, Episode, EpisodeGame, EpisodeOptions, Step};
-use crate::kernel::{self, Kernel};
+use super::rows::DONE;
+use super::{check_action, Autoreset, Checked, Episode, EpisodeGame, EpisodeOptions, Step};
+use crate::kernel::{self, Kernel, Loop};
 
 /// How a batch is stepped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +126,80 @@ pub fn step_batch_rows_on<G: EpisodeGame>(
     let counts = out.counts;
     rows.status = status_row;
     Ok(counts)
+}
+
+/// The first game whose action [`step_batch_rows`] must refuse, read from
+/// the games' status rows (as [`check_action`] and the options say): an
+/// action outside 0..=5, an illegal one unless the options penalize it,
+/// any action of a game that is over when autoreset is disabled. `None`
+/// when every action goes (games past the shorter slice are not read).
+/// The caller checks a batch with it before stepping any of it, so that a
+/// refused batch changes nothing; then asks the game why
+/// ([`Episode::why_illegal`]). One pass without a branch a game, for the
+/// active kernel: the check is on the step's serial path when the step
+/// runs on several threads.
+pub fn first_refused(opts: &EpisodeOptions, status: &[u8], actions: &[i64]) -> Option<usize> {
+    first_refused_on(kernel::active(), opts, status, actions)
+}
+
+/// [`first_refused`] run by `kernel` (every kernel finds the same game).
+pub fn first_refused_on(
+    kernel: Kernel,
+    opts: &EpisodeOptions,
+    status: &[u8],
+    actions: &[i64],
+) -> Option<usize> {
+    kernel.run(FirstRefused {
+        penalize: opts.illegal.penalty().is_some(),
+        over_refused: opts.autoreset == Autoreset::Disabled,
+        status,
+        actions,
+    })
+}
+
+/// [`first_refused`]'s arguments, for [`Kernel::run`].
+struct FirstRefused<'a> {
+    penalize: bool,
+    over_refused: bool,
+    status: &'a [u8],
+    actions: &'a [i64],
+}
+
+impl FirstRefused<'_> {
+    /// Whether game `st`'s action `a` is refused (see [`first_refused`]),
+    /// without a branch.
+    #[inline(always)]
+    fn refused(&self, st: u8, a: i64) -> bool {
+        let over = st & DONE != 0;
+        let in_range = (a as u64) < 6;
+        // Bits 0..=5 of the status: the legal actions (a shift past them is
+        // out of range, refused by `in_range`).
+        let legal = (u32::from(st) >> (a as u32 & 7)) & 1 != 0;
+        (over & self.over_refused) | (!over & !(in_range & (legal | self.penalize)))
+    }
+}
+
+impl Loop for FirstRefused<'_> {
+    type Output = Option<usize>;
+
+    #[inline(always)]
+    fn run(self) -> Option<usize> {
+        // Runs of 64 games ORed whole (a loop that vectorises); the games of
+        // a run with a refusal looked at one by one.
+        const RUN: usize = 64;
+        let pairs = self.status.chunks(RUN).zip(self.actions.chunks(RUN));
+        for (r, (st, acts)) in pairs.enumerate() {
+            let any = st
+                .iter()
+                .zip(acts)
+                .fold(false, |any, (&s, &a)| any | self.refused(s, a));
+            if any {
+                let at = st.iter().zip(acts).position(|(&s, &a)| self.refused(s, a));
+                return at.map(|i| r * RUN + i);
+            }
+        }
+        None
+    }
 }
 
 /// The batch step on `path`, each step written to `out`.

@@ -40,7 +40,10 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-pub use batch::{step_batch, step_batch_on, step_batch_rows, step_batch_rows_on, BatchPath};
+pub use batch::{
+    first_refused, first_refused_on, step_batch, step_batch_on, step_batch_rows,
+    step_batch_rows_on, BatchPath,
+};
 pub use game::EpisodeGame;
 pub use options::{
     Autoreset, EpisodeOptions, IllegalAction, Opponent, OptionsError, Perspective, Reward,

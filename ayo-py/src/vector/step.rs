@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use ayo_core::episode::{
-    check_action, step_batch_rows, Autoreset, Counts, Episode, EpisodeGame, EpisodeOptions, Rows,
-    RowsError, DONE,
+    first_refused, step_batch_rows, Counts, Episode, EpisodeGame, EpisodeOptions, Rows, RowsError,
+    DONE,
 };
 use pyo3::prelude::*;
 
@@ -16,8 +16,8 @@ use crate::errors::{self, AyoError};
 use crate::team::Team;
 
 /// Checks the whole batch before anything changes, from the games' status
-/// bytes with ayo-core's [`check_action`] (the games themselves are read
-/// only to explain an error).
+/// bytes with ayo-core's [`first_refused`] (the game refused is read only
+/// to explain the error).
 pub(crate) fn validate<G: EpisodeGame>(
     opts: &EpisodeOptions,
     py: Python<'_>,
@@ -32,33 +32,28 @@ pub(crate) fn validate<G: EpisodeGame>(
             actions.len()
         )));
     }
-    let penalize = opts.illegal.penalty().is_some();
-    for (i, (&st, &a)) in status.iter().zip(actions).enumerate() {
-        if st & DONE != 0 {
-            if opts.autoreset == Autoreset::Disabled {
-                return Err(errors::EpisodeOverError::new_err(format!(
-                    "game {i}: its episode is over; reset it with reset(options={{\"reset_mask\": ...}})"
-                )));
-            }
-            continue;
-        }
-        if check_action(st, a, penalize).is_err() {
-            if !(0..6).contains(&a) {
-                return Err(errors::illegal_kind(
-                    py,
-                    "action_out_of_range",
-                    format!("game {i}: action {a} is outside 0..5"),
-                ));
-            }
-            let why = episodes[i].why_illegal(opts, a as u8);
-            return Err(errors::illegal_kind(
-                py,
-                why.kind(),
-                format!("game {i}: {why}"),
-            ));
-        }
+    let Some(i) = first_refused(opts, status, actions) else {
+        return Ok(());
+    };
+    let a = actions[i];
+    if status[i] & DONE != 0 {
+        return Err(errors::EpisodeOverError::new_err(format!(
+            "game {i}: its episode is over; reset it with reset(options={{\"reset_mask\": ...}})"
+        )));
     }
-    Ok(())
+    if !(0..6).contains(&a) {
+        return Err(errors::illegal_kind(
+            py,
+            "action_out_of_range",
+            format!("game {i}: action {a} is outside 0..5"),
+        ));
+    }
+    let why = episodes[i].why_illegal(opts, a as u8);
+    Err(errors::illegal_kind(
+        py,
+        why.kind(),
+        format!("game {i}: {why}"),
+    ))
 }
 
 /// Steps `episodes[k]` with `actions[k]` for every `k` (all rows of `out`),
