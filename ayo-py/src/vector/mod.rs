@@ -454,9 +454,16 @@ impl PyVecCore {
             slots[i] = py.None();
         }
         held.clear();
-        let reason = self.reason.bind(py).readonly();
-        let scores = self.scores.bind(py).readonly();
-        let (reason, scores) = (reason.as_slice()?, scores.as_slice()?);
+        // Read as the step writes them (rust-numpy's borrow checking cost
+        // more than the rest of this call).
+        // SAFETY: both are this batch's output arrays, which only a call
+        // holding the batch's lock (as this one does) makes slices of.
+        let (reason, scores) = unsafe {
+            (
+                &*out_slice(self.reason.bind(py), self.n)?,
+                &*out_slice(self.scores.bind(py), 2 * self.n)?,
+            )
+        };
         // Few games end in a step: eight games at a time are passed over
         // while none has a reason (-1: each byte's sign bit set).
         for (k, chunk) in reason.chunks(8).enumerate() {
