@@ -16,7 +16,10 @@ use super::rows::{BatchOut, Counts, Rows, RowsError, RowsOut, Written};
 use std::cell::Cell;
 
 use super::rows::DONE;
-use super::{check_action, Autoreset, Checked, Episode, EpisodeGame, EpisodeOptions, Step};
+use super::{
+    action_in_range, check_action, shows_legal, Autoreset, Checked, Episode, EpisodeGame,
+    EpisodeOptions, Step,
+};
 use crate::kernel::{self, Kernel, Loop};
 
 /// How a batch is stepped.
@@ -171,11 +174,9 @@ impl FirstRefused<'_> {
     #[inline(always)]
     fn refused(&self, st: u8, a: i64) -> bool {
         let over = st & DONE != 0;
-        let in_range = (a as u64) < 6;
-        // Bits 0..=5 of the status: the legal actions (a shift past them is
-        // out of range, refused by `in_range`).
-        let legal = (u32::from(st) >> (a as u32 & 7)) & 1 != 0;
-        (over & self.over_refused) | (!over & !(in_range & (legal | self.penalize)))
+        // `check_action`'s tests, joined without a branch.
+        let goes = action_in_range(a) & (shows_legal(st, a) | self.penalize);
+        (over & self.over_refused) | (!over & !goes)
     }
 }
 
