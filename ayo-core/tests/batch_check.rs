@@ -78,6 +78,36 @@ proptest! {
 }
 
 #[test]
+fn each_option_refuses_what_it_says() {
+    // Game 0 shows actions 0 and 2 as legal; game 1 is over.
+    let status = [0b101u8, DONE];
+    let (raise, penalize) = (
+        options(false, Autoreset::NextStep),
+        options(true, Autoreset::NextStep),
+    );
+    let disabled = options(false, Autoreset::Disabled);
+    for kernel in Kernel::available() {
+        let first =
+            |opts: &EpisodeOptions, a: i64| first_refused_on(kernel, opts, &status, &[a, 9]);
+        for a in [0, 2] {
+            assert_eq!(first(&raise, a), None, "{kernel}: legal {a}");
+        }
+        for a in [1, 3, 4, 5] {
+            assert_eq!(first(&raise, a), Some(0), "{kernel}: illegal {a} raised");
+            assert_eq!(first(&penalize, a), None, "{kernel}: illegal {a} penalized");
+        }
+        for a in [-1, 6, 7, 8, 64, i64::MIN, i64::MAX] {
+            assert_eq!(first(&penalize, a), Some(0), "{kernel}: {a} out of range");
+        }
+        assert_eq!(
+            first(&disabled, 0),
+            Some(1),
+            "{kernel}: an over game without autoreset"
+        );
+    }
+}
+
+#[test]
 fn a_refusal_is_found_in_any_run_of_games_and_nothing_past_the_shorter_slice_is_read() {
     let opts = options(false, Autoreset::NextStep);
     let status = vec![0x3Fu8; 1000];
