@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # A/B of ayo-core against an earlier commit, in one process (bench/ab_core/main.rs):
-#   bash bench/ab_core.sh BASE [playout|lean] [PRESET] [ROUNDS]
+#   bash bench/ab_core.sh BASE [playout|lean|rows] [PRESET] [ROUNDS]
 # builds the working tree's ayo-core and BASE's side by side (in target/ab_core)
 # and prints the median ratio of their rounds. Needs git and cargo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-BASE=${1:?usage: bash bench/ab_core.sh BASE [playout|lean] [PRESET] [ROUNDS]}
+BASE=${1:?usage: bash bench/ab_core.sh BASE [playout|lean|rows] [PRESET] [ROUNDS]}
 WHAT=${2:-playout}
 PRESET=${3:-ayoayo}
 ROUNDS=${4:-200}

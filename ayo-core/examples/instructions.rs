@@ -9,7 +9,9 @@
 //!
 //! `batch PRESET STEPS`: 1,024 episodes against the random opponent stepped
 //! STEPS times by the batch step (`ayo_core::episode::step_batch`), the
-//! agent playing its first legal action; `lean PRESET STEPS`: 1,024 lean
+//! agent playing its first legal action; `rows PRESET STEPS`: the same in
+//! lanes with the kernel (even `avx2`), writing the batched environment's
+//! rows (`step_batch_rows_on`); `lean PRESET STEPS`: 1,024 lean
 //! games stepped STEPS times by two random moves and a legal mask (the
 //! criterion group `lean_batch_1024`); `playout PRESET GAMES`: GAMES random
 //! playouts from the start; `lanes PRESET ROUNDS` and `sow PRESET ROUNDS`:
@@ -20,7 +22,10 @@
 
 use std::cell::Cell;
 
-use ayo_core::episode::{step_batch, Checked, Episode, EpisodeOptions};
+use ayo_core::episode::{
+    step_batch, step_batch_rows_on, BatchPath, Checked, Episode, EpisodeOptions, OwnedRows,
+    RowsError,
+};
 use ayo_core::{kernel, lanes, playout, LeanGame, Position, Rules};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -29,7 +34,7 @@ const GAMES: usize = 1024;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: instructions batch|lean|playout|lanes|sow PRESET COUNT";
+    let usage = "usage: instructions batch|rows|lean|playout|lanes|sow PRESET COUNT";
     let (what, preset, count) = match args.as_slice() {
         [_, what, preset, count] => (what.as_str(), preset, count.parse::<u64>()?),
         _ => return Err(usage.into()),
@@ -38,6 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let k = kernel::configured()?;
     let work = match what {
         "batch" => batch(rules, count),
+        "rows" => batch_rows(rules, count)?,
         "lean" => lean(rules, count),
         "playout" => playouts(&rules, count),
         "lanes" => sow_rounds(&rules, count, true),
@@ -69,6 +75,31 @@ fn batch(rules: Rules, steps: u64) -> u64 {
         );
     }
     steps * GAMES as u64
+}
+
+/// 1,024 episodes stepped `steps` times in lanes with the active kernel
+/// (whichever it is), writing the batched environment's rows
+/// (`step_batch_rows_on`), the agent playing its first legal action (any
+/// action where the episode is over).
+fn batch_rows(rules: Rules, steps: u64) -> Result<u64, RowsError> {
+    let opts = EpisodeOptions::new(rules);
+    let mut rows = OwnedRows::new(GAMES);
+    let mut episodes: Vec<Episode<LeanGame>> = Vec::with_capacity(GAMES);
+    for i in 0..GAMES {
+        let mut ep = Episode::new(&opts, i as u64);
+        ep.reset(&opts, None);
+        rows.rows().write_start(&opts, &mut ep, i, 0)?;
+        episodes.push(ep);
+    }
+    let path = BatchPath::Lanes(kernel::active());
+    let mut actions = vec![0i64; GAMES];
+    for _ in 0..steps {
+        for (a, &st) in actions.iter_mut().zip(rows.status()) {
+            *a = i64::from((st & 0x3F).trailing_zeros().min(5));
+        }
+        step_batch_rows_on(path, &opts, &mut episodes, &actions, &mut rows.rows())?;
+    }
+    Ok(steps * GAMES as u64)
 }
 
 /// Two random moves and the legal mask a game a step, as the criterion

@@ -12,7 +12,10 @@
 //! Workloads (the criterion groups of `ayo-core/benches/engine.rs`):
 //! `playout PRESET`: 200 seeded random playouts from the start;
 //! `lean PRESET`: 1,024 `LeanGame`s stepped 10 times by two random moves and
-//! the legal mask.
+//! the legal mask; `rows PRESET`: 1,024 episodes against the random
+//! opponent stepped 10 times by the batched environment's step
+//! (`episode::step_batch_rows`, the agent's action one of its legal actions
+//! picked by a hash of the game and the step).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -68,6 +71,61 @@ macro_rules! lean {
     }};
 }
 
+/// Game `i`'s action at step `t` from its status row: the `k`-th of its
+/// legal actions for `k` from a hash of `i` and `t` (as `batch_paths`).
+fn pick(status: u8, i: usize, t: u64) -> i64 {
+    let mut legal = status & 0x3F;
+    if legal == 0 {
+        return 0;
+    }
+    let h = (i as u64 ^ (t << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+    for _ in 0..h % u64::from(legal.count_ones()) {
+        legal &= legal - 1;
+    }
+    i64::from(legal.trailing_zeros())
+}
+
+/// The `rows` workload (see the module docs): `$batch` makes the batch
+/// from its episodes and `$step` steps it.
+macro_rules! rows {
+    ($krate:ident, $preset:expr, |$eps:ident| $batch:expr, |$b:ident, $o:ident, $a:ident, $r:ident| $step:expr) => {{
+        use $krate::episode::{Episode, EpisodeOptions, OwnedRows};
+        let $o = EpisodeOptions::new($krate::Rules::preset($preset)?);
+        let mut rows = OwnedRows::new(LEAN_GAMES);
+        let mut $eps: Vec<Episode<$krate::LeanGame>> = Vec::with_capacity(LEAN_GAMES);
+        for i in 0..LEAN_GAMES {
+            let mut ep = Episode::new(&$o, i as u64);
+            ep.reset(&$o, None);
+            rows.rows().write_start(&$o, &mut ep, i, 0)?;
+            $eps.push(ep);
+        }
+        let mut $b = $batch;
+        let mut actions = vec![0i64; LEAN_GAMES];
+        let mut t = 0u64;
+        Box::new(move || {
+            for _ in 0..LEAN_STEPS {
+                for (i, (a, &st)) in actions.iter_mut().zip(rows.status()).enumerate() {
+                    *a = pick(st, i, t);
+                }
+                t += 1;
+                let ($a, $r) = (&actions, &mut rows.rows());
+                let $o = &$o;
+                black_box($step.expect("rows of the batch"));
+            }
+            (LEAN_GAMES * LEAN_STEPS) as u64
+        }) as Work
+    }};
+}
+
+/// `rows` of `$krate`: `step_batch_rows` over the episodes.
+macro_rules! rows_plain {
+    ($krate:ident, $preset:expr) => {
+        rows!($krate, $preset, |eps| eps, |b, o, a, r| {
+            $krate::episode::step_batch_rows(o, &mut b, a, r)
+        })
+    };
+}
+
 /// Units a second over `reps` calls of `work`.
 fn rate(work: &mut Work, reps: u32) -> f64 {
     let t = Instant::now();
@@ -83,7 +141,7 @@ fn quantile(v: &mut [f64], q: f64) -> f64 {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: ab_core playout|lean PRESET [ROUNDS]";
+    let usage = "usage: ab_core playout|lean|rows PRESET [ROUNDS]";
     let (what, preset) = match args.as_slice() {
         [_, what, preset, ..] => (what.as_str(), preset.as_str()),
         _ => return Err(usage.into()),
@@ -95,6 +153,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut base, mut new): (Work, Work) = match what {
         "playout" => (playouts!(base, preset), playouts!(new, preset)),
         "lean" => (lean!(base, preset), lean!(new, preset)),
+        "rows" => (rows_plain!(base, preset), rows_plain!(new, preset)),
         _ => return Err(usage.into()),
     };
     // A chunk of about 10 ms of the base side.
