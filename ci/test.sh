@@ -14,12 +14,17 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 cargo check --manifest-path fuzz/Cargo.toml --locked
 # The A/B tool of docs/benchmarks.md builds and runs (HEAD against itself).
 bash bench/ab_core.sh HEAD playout oware 4
+# Its workload of the batched environment's step too (the same build).
+target/ab_core/target/release/ab_core rows oware 2
 # The lane study of docs/benchmarks.md builds and plays as LeanGame does (checks only).
 bash bench/lane_step.sh 1 0
 # The batch-path timer of docs/benchmarks.md runs (one round of one step, every kernel).
 cargo run --quiet --locked -p ayo-core --example batch_paths -- 1 1
 # The kernel each CPU gets, on emulated CPUs without AVX-512 and without AVX2.
 bash ci/dispatch.sh
+# The lanes path with the rows, as docs/benchmarks.md counts its instructions
+# (built by ci/dispatch.sh).
+target/release/examples/instructions rows oware 2
 
 echo "== C and C++"
 bash ci/c.sh
