@@ -85,21 +85,19 @@ fn pick(status: u8, i: usize, t: u64) -> i64 {
     i64::from(legal.trailing_zeros())
 }
 
-/// The `rows` workload (see the module docs): `$batch` makes the batch
-/// from its episodes and `$step` steps it.
+/// The `rows` workload of `$krate` (see the module docs).
 macro_rules! rows {
-    ($krate:ident, $preset:expr, |$eps:ident| $batch:expr, |$b:ident, $o:ident, $a:ident, $r:ident| $step:expr) => {{
-        use $krate::episode::{Episode, EpisodeOptions, OwnedRows};
-        let $o = EpisodeOptions::new($krate::Rules::preset($preset)?);
+    ($krate:ident, $preset:expr) => {{
+        use $krate::episode::{step_batch_rows, Episode, EpisodeOptions, OwnedRows};
+        let opts = EpisodeOptions::new($krate::Rules::preset($preset)?);
         let mut rows = OwnedRows::new(LEAN_GAMES);
-        let mut $eps: Vec<Episode<$krate::LeanGame>> = Vec::with_capacity(LEAN_GAMES);
+        let mut episodes: Vec<Episode<$krate::LeanGame>> = Vec::with_capacity(LEAN_GAMES);
         for i in 0..LEAN_GAMES {
-            let mut ep = Episode::new(&$o, i as u64);
-            ep.reset(&$o, None);
-            rows.rows().write_start(&$o, &mut ep, i, 0)?;
-            $eps.push(ep);
+            let mut ep = Episode::new(&opts, i as u64);
+            ep.reset(&opts, None);
+            rows.rows().write_start(&opts, &mut ep, i, 0)?;
+            episodes.push(ep);
         }
-        let mut $b = $batch;
         let mut actions = vec![0i64; LEAN_GAMES];
         let mut t = 0u64;
         Box::new(move || {
@@ -108,22 +106,12 @@ macro_rules! rows {
                     *a = pick(st, i, t);
                 }
                 t += 1;
-                let ($a, $r) = (&actions, &mut rows.rows());
-                let $o = &$o;
-                black_box($step.expect("rows of the batch"));
+                let counts = step_batch_rows(&opts, &mut episodes, &actions, &mut rows.rows());
+                black_box(counts.expect("rows and actions of the batch's games"));
             }
             (LEAN_GAMES * LEAN_STEPS) as u64
         }) as Work
     }};
-}
-
-/// `rows` of `$krate`: `step_batch_rows` over the episodes.
-macro_rules! rows_plain {
-    ($krate:ident, $preset:expr) => {
-        rows!($krate, $preset, |eps| eps, |b, o, a, r| {
-            $krate::episode::step_batch_rows(o, &mut b, a, r)
-        })
-    };
 }
 
 /// Units a second over `reps` calls of `work`.
@@ -153,7 +141,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut base, mut new): (Work, Work) = match what {
         "playout" => (playouts!(base, preset), playouts!(new, preset)),
         "lean" => (lean!(base, preset), lean!(new, preset)),
-        "rows" => (rows_plain!(base, preset), rows_plain!(new, preset)),
+        "rows" => (rows!(base, preset), rows!(new, preset)),
         _ => return Err(usage.into()),
     };
     // A chunk of about 10 ms of the base side.
