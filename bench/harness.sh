@@ -1,5 +1,5 @@
-# Sourced by the benchmark scripts that build a program of bench/ outside the
-# workspace (bench/ab_core.sh, bench/lane_step.sh).
+# Sourced by a benchmark script that builds a program of bench/ outside the
+# workspace (today bench/ab_core.sh).
 #
 # harness NAME DIR AYO_CORE_DEPS: writes DIR/harness, a crate named NAME built
 # from bench/NAME/main.rs with the dependency lines AYO_CORE_DEPS (ayo-core

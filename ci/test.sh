@@ -16,8 +16,6 @@ cargo check --manifest-path fuzz/Cargo.toml --locked
 bash bench/ab_core.sh HEAD playout oware 4
 # Its workload of the batched environment's step too (the same build).
 target/ab_core/target/release/ab_core rows oware 2
-# The lane study of docs/benchmarks.md builds and plays as LeanGame does (checks only).
-bash bench/lane_step.sh 1 0
 # The batch-path timer of docs/benchmarks.md runs (one round of one step, every kernel).
 cargo run --quiet --locked -p ayo-core --example batch_paths -- 1 1
 # The kernel each CPU gets, on emulated CPUs without AVX-512 and without AVX2.
