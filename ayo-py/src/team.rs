@@ -107,8 +107,11 @@ impl Team {
 
     /// Runs `job` on the calling thread and on every helper that joins
     /// before it is done; returns once no helper is inside it. A panic of
-    /// the job (on any thread) is resumed here.
-    pub(crate) fn run(&self, job: Job<'_>) {
+    /// the job (on any thread) is resumed here. One job at a time (`&mut`):
+    /// the open epoch, its job and the count of helpers inside belong to
+    /// one job, and a second caller would replace or close the first one's
+    /// job while it runs.
+    pub(crate) fn run(&mut self, job: Job<'_>) {
         let s = &*self.shared;
         // SAFETY (of the erasure): helpers dereference the pointer only
         // between seeing `open == epoch` and leaving `inside`; this function
@@ -220,7 +223,7 @@ mod tests {
 
     #[test]
     fn every_block_is_done_once_whoever_does_it() {
-        let team = Team::new(1).unwrap();
+        let mut team = Team::new(1).unwrap();
         for round in 0..2_000u64 {
             let blocks: Vec<AtomicU64> = (0..16).map(|_| AtomicU64::new(0)).collect();
             let next = AtomicUsize::new(0);
@@ -241,7 +244,7 @@ mod tests {
 
     #[test]
     fn a_helper_panic_reaches_the_caller_and_the_team_goes_on() {
-        let team = Team::new(1).unwrap();
+        let mut team = Team::new(1).unwrap();
         let on_helper = std::sync::atomic::AtomicBool::new(false);
         let caller = std::thread::current().id();
         let result = catch_unwind(AssertUnwindSafe(|| {

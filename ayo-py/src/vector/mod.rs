@@ -116,6 +116,10 @@ struct Batch {
     outcomes: Option<OutcomeArray>,
     /// How a threaded step splits the games between the threads.
     split: Split,
+    /// The helper threads of a batch with `num_threads` > 1 (and CPUs for
+    /// them) and at least [`MIN_THREADED`] games: here, behind the batch's
+    /// lock, because a team runs one job at a time ([`Team::run`]).
+    team: Option<Team>,
 }
 
 /// `info["outcome"]`'s object array, the games it holds an outcome for, and
@@ -147,9 +151,6 @@ pub(crate) struct PyVecCore {
     batch: Mutex<Batch>,
     n: usize,
     threads: usize,
-    /// The helper threads of a batch with `num_threads` > 1 (and CPUs for
-    /// them) and at least [`MIN_THREADED`] games.
-    team: Option<Team>,
     obs: Py<PyArray2<f32>>,
     obs_mask: Py<PyArray2<i8>>,
     mask: Py<PyArray2<bool>>,
@@ -246,6 +247,7 @@ impl PyVecCore {
             actions: copy,
             status,
             split,
+            team,
             ..
         } = batch;
         copy.clear();
@@ -263,7 +265,7 @@ impl PyVecCore {
             Err(_) => copy.extend(unsafe { actions.as_array() }.iter().copied()),
         }
         let opts = self.opts;
-        let team = self.team.as_ref();
+        let team = team.as_mut();
         with_episodes!(episodes, |eps| {
             validate(&opts, py, status, eps, copy).and_then(|()| {
                 with_rows!(self, py, status, |rows| {
@@ -394,10 +396,10 @@ impl PyVecCore {
                 gym: None,
                 outcomes: None,
                 split: Split::default(),
+                team,
             }),
             n,
             threads: num_threads,
-            team,
             obs,
             obs_mask,
             mask,

@@ -184,7 +184,7 @@ pub(crate) fn step_all<G: EpisodeGame>(
     episodes: &mut [Episode<G>],
     actions: &[i64],
     out: Rows<'_>,
-    team: Option<&Team>,
+    team: Option<&mut Team>,
     split: &mut Split,
 ) -> Result<Counts, RowsError> {
     let Some(team) = team.filter(|_| episodes.len() >= MIN_THREADED) else {
