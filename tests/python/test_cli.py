@@ -20,7 +20,6 @@ from ayo import Game, Rules
 from ayo.ai import Player
 from ayo.cli import main
 from ayo.cli.common import describe_outcome, make_rules, pit_words
-from ayo.cli.elo import _Pair, elo_table
 from ayo.cli.keys import _tokens
 from ayo.cli.play import HINT_LEVEL
 from ayo.cli.scoreboard import UNRECORDED_RULES, Scoreboard
@@ -363,7 +362,7 @@ def test_arena_prints_results_and_ratings(tmp_path: Path) -> None:
     wins, draws, losses = (int(m.group(i)) for i in (1, 2, 3))
     assert wins + draws + losses == 4
     assert float(m.group(4)) == pytest.approx((wins + draws / 2) / 4, abs=1e-3)
-    assert re.search(r"^  1 +\+0$", proc.stdout, re.M)
+    assert re.search(r"^  1 +\+0  \[\+0, \+0\]$", proc.stdout, re.M)
     assert "8 games" not in proc.stdout
     assert "4 games in" in proc.stdout
 
@@ -377,11 +376,11 @@ def test_arena_player_specs_are_checked(capsys: pytest.CaptureFixture[str]) -> N
     assert "not a level" in err
 
 
-def test_elo_table_orders_by_results() -> None:
-    pair = _Pair(wins=1, draws=2, losses=7)  # the first level mostly loses
-    ratings = elo_table(["a", "b"], {(0, 1): pair})
-    assert ratings[0] == 0
-    assert ratings[1] > 100
+def test_arena_anchors_ratings_at_level_1(tmp_path: Path) -> None:
+    proc = run(["arena", "--levels", "3", "1", "--games", "2", "--rules", "oware"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "1 = 0" in proc.stdout
+    assert re.search(r"^  1 +\+0  \[\+0, \+0\]$", proc.stdout, re.M)
 
 
 # ---------------------------------------------------------------- helpers used above

@@ -1,6 +1,7 @@
-"""``ayo arena``: a round robin between levels or players, with an Elo table.
+"""``ayo arena``: a round robin between levels or players, with a rating table.
 
-The game loop and the pairing are here; the ratings are :mod:`ayo.cli.elo`'s.
+The games, pairings and ratings are :mod:`ayo.eval`'s; this module turns
+player specs into agents and prints.
 """
 
 from __future__ import annotations
@@ -9,44 +10,17 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
-from ayo import Game, Rules
+from ayo import Rules
 from ayo.ai import Player
-from ayo.cli.common import UsageError, seed_plus
-from ayo.cli.elo import _elo_interval, _Pair, elo_table
+from ayo.cli.common import UsageError
 from ayo.cli.player_specs import player_spec
+from ayo.eval import PairResult, Seeded, round_robin
 
 __all__ = ["arena"]
 
 
-def _play_one(
-    rules: Rules, south: Player, north: Player, opening: Sequence[int], ply_cap: int
-) -> int | None:
-    """One game after the ``opening`` actions; the winner (None: a draw or the cap)."""
-    game = Game(rules)
-    game.ply_cap = ply_cap
-    for action in opening:
-        if game.status != "ongoing":
-            break
-        game.play(action)
-    seats = (south, north)
-    while game.status == "ongoing":
-        game.play(seats[game.to_move].choose(game))
-    outcome = game.outcome
-    return outcome.winner if outcome is not None else None
-
-
-def _opening(rules: Rules, plies: int, seed: int) -> list[int]:
-    """``plies`` uniformly random moves (ayo.ai's random player, seeded)."""
-    game = Game(rules)
-    chooser = Player(1, seed=seed)
-    actions = []
-    for _ in range(plies):
-        if game.is_over:
-            break
-        action = chooser.choose(game)
-        game.play(action)
-        actions.append(action)
-    return actions
+def _seeded(spec: str, perfect: Player | None) -> Seeded:
+    return Seeded(lambda seed: player_spec(spec, seed, perfect))
 
 
 def arena(
@@ -59,18 +33,18 @@ def arena(
     ply_cap: int = 500,
     perfect: Player | None = None,
 ) -> int:
-    """``ayo arena``: a round robin, colours alternated, with an Elo table.
+    """``ayo arena``: a round robin, colours alternated, with Bradley-Terry ratings.
 
-    Games ``2k`` and ``2k+1`` of a pair start from the same ``openings``
-    random plies (seed ``seed + k``) with the colours swapped; the players
-    of game ``g`` have seeds ``seed + g`` and ``seed + g + 7919`` (modulo 2**64).
-    ``perfect`` is the player that ``perfect`` in ``specs`` stands for.
+    Pairing and seeds as :func:`ayo.eval.round_robin` (the players of game
+    ``g`` of a pair have seeds ``seed + g`` and ``seed + g + 7919``, modulo
+    2**64). Ratings are anchored at level 1 (uniformly random) when it
+    plays, else at the first player. ``perfect`` is the player that
+    ``perfect`` in ``specs`` stands for.
     """
     if len(specs) < 2:
         raise UsageError("--levels needs at least two levels or players")
     for spec in specs:
         player_spec(spec, seed, perfect)  # every spec is checked before any game
-    results: dict[tuple[int, int], _Pair] = {}
     started = time.monotonic()
     name = rules.preset or "custom"
     out.write(
@@ -80,33 +54,25 @@ def arena(
         "with a 95% interval (one virtual draw added).\n"
     )
     width = max(len(x) for x in specs)
-    for i in range(len(specs)):
-        for j in range(i + 1, len(specs)):
-            pair = _Pair()
-            for g in range(games):
-                a = player_spec(specs[i], seed_plus(seed, g), perfect)
-                b = player_spec(specs[j], seed_plus(seed, g + 7919), perfect)
-                a_south = g % 2 == 0
-                south, north = (a, b) if a_south else (b, a)
-                opening = _opening(rules, openings, seed_plus(seed, g // 2))
-                winner = _play_one(rules, south, north, opening, ply_cap)
-                if winner is None:
-                    pair.draws += 1
-                elif (winner == 0) == a_south:
-                    pair.wins += 1
-                else:
-                    pair.losses += 1
-            results[(i, j)] = pair
-            elo, lo, hi = _elo_interval(pair)
-            out.write(
-                f"  {specs[i]:<{width}} vs {specs[j]:<{width}}  "
-                f"+{pair.wins} ={pair.draws} -{pair.losses}  score {pair.score:.3f}  "
-                f"Elo {elo:+.0f} [{lo:+.0f}, {hi:+.0f}]\n"
-            )
-            out.flush()
-    ratings = elo_table(specs, results)
-    out.write(f"\nRatings (Elo, {specs[0]} = 0):\n")
-    for k in sorted(range(len(specs)), key=lambda k: -ratings[k]):
-        out.write(f"  {specs[k]:<{width}}  {ratings[k]:+7.0f}\n")
-    out.write(f"\n{len(results) * games} games in {time.monotonic() - started:.1f}s\n")
+
+    def report(first: str, second: str, pair: PairResult) -> None:
+        elo, lo, hi = pair.elo()
+        out.write(
+            f"  {first:<{width}} vs {second:<{width}}  "
+            f"+{pair.wins} ={pair.draws} -{pair.losses}  score {pair.score:.3f}  "
+            f"Elo {elo:+.0f} [{lo:+.0f}, {hi:+.0f}]\n"
+        )
+        out.flush()
+
+    # Names must be unique for the round robin; a spec given twice gets a suffix.
+    names: list[str] = []
+    for spec in specs:
+        names.append(spec if spec not in names else f"{spec}#{names.count(spec) + 1}")
+    agents = {n: _seeded(s, perfect) for n, s in zip(names, specs, strict=True)}
+    tournament = round_robin(agents, rules, games, seed, openings, ply_cap, progress=report)
+    anchor = "1" if "1" in names else names[0]
+    out.write(f"\nRatings (Bradley-Terry on the Elo scale, {anchor} = 0, 95% intervals):\n")
+    for r in tournament.ratings(anchor):
+        out.write(f"  {r.name:<{width}}  {r.elo:+7.0f}  [{r.low:+.0f}, {r.high:+.0f}]\n")
+    out.write(f"\n{len(tournament.pairs) * games} games in {time.monotonic() - started:.1f}s\n")
     return 0
