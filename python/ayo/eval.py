@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -309,8 +309,13 @@ def round_robin(
     openings: int = 2,
     ply_cap: int | None = 500,
     progress: Callable[[str, str, PairResult], None] | None = None,
+    pairs: Literal["all", "adjacent"] = "all",
 ) -> Tournament:
     """Every pair of ``agents`` plays ``games`` games, colours alternated.
+
+    ``pairs="adjacent"`` plays only each agent against the next one in
+    ``agents``' order (a ladder: fewer games, and still every agent linked
+    to every other for the ratings).
 
     Games ``2k`` and ``2k+1`` of a pair start from the same ``openings``
     random plies (seed ``seed + k``) with the seats swapped; the agents of
@@ -328,11 +333,13 @@ def round_robin(
         raise AyoError(f"games must be a positive int, not {games!r}")
     if isinstance(openings, bool) or not isinstance(openings, int) or not 0 <= openings <= 1000:
         raise AyoError(f"openings must be an int 0..1000, not {openings!r}")
+    if pairs not in ("all", "adjacent"):
+        raise AyoError(f"pairs must be 'all' or 'adjacent', not {pairs!r}")
     for name in names:  # every spec checked before any game
         _agent_for(name, agents[name], seed)
     tournament = Tournament(names)
     for i in range(len(names)):
-        for j in range(i + 1, len(names)):
+        for j in range(i + 1, len(names) if pairs == "all" else min(i + 2, len(names))):
             pair = PairResult()
             for g in range(games):
                 a = (names[i], _agent_for(names[i], agents[names[i]], _seed(seed, g)))

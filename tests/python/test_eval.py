@@ -136,6 +136,14 @@ def test_round_robin_is_reproducible_and_levels_rank() -> None:
     assert [r.name for r in t1.ratings()] == ["3", "random"]
 
 
+def test_a_ladder_plays_only_neighbours() -> None:
+    t = round_robin({"random": "1", "2": "2", "3": "3"}, "oware", games=2, pairs="adjacent")
+    assert sorted(t.pairs) == [(0, 1), (1, 2)]
+    assert len(t.ratings()) == 3
+    with pytest.raises(ayo.AyoError, match="pairs must be"):
+        round_robin({"a": "1", "b": "2"}, pairs="some")  # type: ignore[arg-type]
+
+
 def test_seeded_agents_get_each_games_seed() -> None:
     seen: list[int] = []
 
