@@ -44,6 +44,7 @@ pub mod eval;
 pub mod greedy;
 pub mod levels;
 pub mod mcts;
+pub mod network;
 pub mod random;
 
 pub use alphabeta::AlphaBeta;
