@@ -8,7 +8,9 @@ legal moves, value 0), jitted, one search of a batch of start positions a
 call; and the same searches with trivial dynamics (the state unchanged,
 reward 0: what mctx itself costs, a ceiling for any dynamics). Each figure is
 simulations a second (batch x simulations / seconds a call), the median of
-``--repeats`` calls after a first, untimed call that compiles.
+``--repeats`` calls after a first, untimed call that compiles; beside it the
+process's CPU time over the wall time of the timed calls (about 1 when the
+search runs on one thread).
 
 One thread: unless ``XLA_FLAGS`` is already set, the script sets
 ``--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`` before
@@ -72,6 +74,8 @@ class Row:
     #: Median seconds a call (one search of the whole batch); None: not measured.
     seconds: float | None
     note: str = ""
+    #: Process CPU time over wall time in the timed calls (about 1: one thread).
+    cpu_share: float | None = None
 
     def sims_per_second(self) -> float | None:
         if self.seconds is None:
@@ -79,15 +83,17 @@ class Row:
         return self.batch * self.simulations / self.seconds
 
 
-def timed(call: Callable[[], Any], repeats: int) -> float:
-    """The median of ``repeats`` calls, after one untimed call (compilation)."""
+def timed(call: Callable[[], Any], repeats: int) -> tuple[float, float]:
+    """The median seconds of ``repeats`` calls, after one untimed call
+    (compilation), and the process's CPU time over the wall time of them all."""
     jax.block_until_ready(call())
     times = []
+    cpu = time.process_time()
     for _ in range(repeats):
         t = time.perf_counter()
         jax.block_until_ready(call())
         times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    return statistics.median(times), (time.process_time() - cpu) / sum(times)
 
 
 def masked_uniform(mask: jax.Array) -> jax.Array:
@@ -176,11 +182,11 @@ def ayo_rows(batches: list[int], simulations: list[int], repeats: int) -> list[R
         for batch in batches:
             for sims in simulations:
                 try:
-                    seconds: float | None = timed(search(batch, sims, method), repeats)
-                    note = ""
+                    seconds, share = timed(search(batch, sims, method), repeats)
+                    row = Row("ayo", method, "ayo oware", batch, sims, seconds, cpu_share=share)
                 except Exception as err:  # an API still in the making: say so
-                    seconds, note = None, f"failed: {err!r}"
-                out.append(Row("ayo", method, "ayo oware", batch, sims, seconds, note))
+                    row = Row("ayo", method, "ayo oware", batch, sims, None, f"failed: {err!r}")
+                out.append(row)
     return out
 
 
@@ -204,16 +210,18 @@ def cpu_model() -> str:
 
 def table(rows: list[Row]) -> str:
     out = [
-        "| engine | method | dynamics | batch | simulations | ms a call | simulations/s | note |",
-        "|---|---|---|---:|---:|---:|---:|---|",
+        "| engine | method | dynamics | batch | simulations | ms a call | simulations/s "
+        "| CPU/wall | note |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         sps = r.sims_per_second()
         ms = f"{r.seconds * 1e3:.3g}" if r.seconds is not None else "—"
         figure = f"{sps:,.0f}" if sps is not None else "—"
+        share = f"{r.cpu_share:.2f}" if r.cpu_share is not None else "—"
         out.append(
             f"| {r.engine} | {r.method} | {r.dynamics} | {r.batch or '—'} | {r.simulations or '—'} "
-            f"| {ms} | {figure} | {r.note} |"
+            f"| {ms} | {figure} | {share} | {r.note} |"
         )
     return "\n".join(out)
 
@@ -263,9 +271,10 @@ def main(argv: list[str] | None = None) -> int:
         for method in METHODS:
             for batch in batches:
                 for sims in simulations:
-                    seconds = timed(mctx_search(method, dynamics, batch, sims), repeats)
+                    seconds, share = timed(mctx_search(method, dynamics, batch, sims), repeats)
                     name = "JAX Oware step" if dynamics == "oware" else "trivial (state unchanged)"
-                    rows.append(Row(f"mctx.{METHODS[method]}", method, name, batch, sims, seconds))
+                    engine = f"mctx.{METHODS[method]}"
+                    rows.append(Row(engine, method, name, batch, sims, seconds, cpu_share=share))
                     print(
                         f"  measured: {name}, {method}, batch {batch}, {sims} simulations",
                         file=sys.stderr,
