@@ -32,6 +32,7 @@ import argparse
 import json
 import random
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,8 @@ class Episode:
     masks: list[np.ndarray] = field(default_factory=list)
     over: list[bool] = field(default_factory=list)
     scores: tuple[int, int] | None = None
+    #: How ayo's game ended (its outcome's reason), or why it was stopped.
+    end: str = "not over"
 
 
 def snapshot(ep: Episode, game: ayo.Game) -> None:
@@ -72,6 +75,7 @@ def snapshot(ep: Episode, game: ayo.Game) -> None:
     ep.masks.append(np.asarray(game.action_mask(), bool))
     ep.over.append(game.status == "ended")
     ep.scores = tuple(game.outcome.scores) if game.outcome is not None else None
+    ep.end = game.outcome.reason if game.outcome is not None else "not over"
 
 
 def start_of(game: ayo.Game) -> tuple[list[int], list[int], int, int, int]:
@@ -104,16 +108,16 @@ def random_games(
                 probe.play(action)
                 if probe.no_capture >= cap and probe.status != "ended":
                     stopped += 1
+                    ep.end = "stopped before the cap"
                     break
-            before = game.copy()
             game.play(action)
             if game.outcome is not None and game.outcome.reason == "repetition":
-                game = before
+                # Left out with what follows; ep keeps the position before it.
                 stopped += 1
+                ep.end = "stopped before a repetition"
                 break
             ep.actions.append(action)
             snapshot(ep, game)
-        ep.scores = tuple(game.outcome.scores) if game.outcome is not None else None
         out.append(ep)
     return out, stopped
 
@@ -252,9 +256,10 @@ def check(games: int = 200, seed: int = SEED, cap: int = jax_oware.MAX_NO_CAPTUR
     for name, eps, note in sets:
         moves, finals, bad = compare(eps, run_jax(eps, cap))
         ended = sum(ep.over[-1] for ep in eps)
+        ends = ", ".join(f"{n} {why}" for why, n in sorted(Counter(ep.end for ep in eps).items()))
         print(
             f"{name}: {len(eps)} games, {moves} moves compared (board, stores, player, mask, "
-            f"terminated), {finals} of {ended} final scores{note}: "
+            f"terminated), {finals} of {ended} final scores{note} (ends: {ends}): "
             f"{'OK' if not bad else f'{len(bad)} MISMATCHED'}"
         )
         for line in bad[:10]:
