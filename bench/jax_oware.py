@@ -86,6 +86,8 @@ class State(NamedTuple):
     #: Reward of this step for South and North.
     rewards: jax.Array
     terminated: jax.Array
+    #: Always False: the move cap is a rule end here (kept for Pgx's ``auto_reset``).
+    truncated: jax.Array
     #: Final scores of South and North (0, 0 while the game goes on).
     scores: jax.Array
     #: Moves in a row without a capture.
@@ -103,10 +105,12 @@ def legal_action_mask(board: jax.Array, player: jax.Array) -> jax.Array:
     return (own > 0) & ((opponent_seeds > 0) | (own >= NUM_ACTIONS - _ACTIONS))
 
 
-def observe(state: State) -> jax.Array:
-    """The mover's view: their row, the opponent's row (each in sowing order),
-    their store, the opponent's store, as float32 seed counts (14 values)."""
-    return _observe(state.board, state.stores, state.current_player)
+def observe(state: State, player_id: jax.Array | int | None = None) -> jax.Array:
+    """A player's view (the player to move's by default): their row, the
+    opponent's row (each in sowing order), their store, the opponent's store,
+    as float32 seed counts (14 values): the layout of ayo's ``Game.observation()``."""
+    player = state.current_player if player_id is None else jnp.asarray(player_id, jnp.int32)
+    return _observe(state.board, state.stores, player)
 
 
 def _observe(board: jax.Array, stores: jax.Array, player: jax.Array) -> jax.Array:
@@ -150,6 +154,7 @@ def from_position(
         observation=_observe(board, stores, player),
         rewards=jnp.zeros(2, jnp.float32),
         terminated=terminated,
+        truncated=jnp.asarray(False),
         scores=scores,
         no_capture=no_capture,
         step_count=jnp.asarray(step_count, jnp.int32),
@@ -215,6 +220,7 @@ def step(state: State, action: jax.Array, max_no_capture: int = MAX_NO_CAPTURE) 
         observation=_observe(board, stores, nxt),
         rewards=rewards,
         terminated=terminated,
+        truncated=state.truncated,
         scores=scores,
         no_capture=no_capture,
         step_count=state.step_count + 1,
@@ -252,11 +258,12 @@ class Oware:
     def init(self, key: jax.Array) -> State:
         return init(key, self.max_no_capture)
 
-    def step(self, state: State, action: jax.Array) -> State:
+    def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
+        """``key`` is unused (the game has no chance): Pgx's signature."""
         return step(state, action, self.max_no_capture)
 
-    def observe(self, state: State) -> jax.Array:
-        return observe(state)
+    def observe(self, state: State, player_id: jax.Array | int | None = None) -> jax.Array:
+        return observe(state, player_id)
 
     @property
     def rules(self) -> str:

@@ -4,7 +4,8 @@
 Plays recorded games through the JAX environment under ``jit`` + ``vmap`` (one
 ``lax.scan`` over the moves, every game of a set in one batch) and compares,
 after every move, the board, the stores, the player to move, the legal action
-mask and the terminated flag with ayo's, and the final scores of every game
+mask, the terminated flag and the observation (ayo's ``Game.observation()``,
+the mover's view) with ayo's, and the final scores of every game
 that ended. The games:
 
 * random games of ayo's ``oware[repetition=off,move_limit=N]`` (the rules the
@@ -62,6 +63,7 @@ class Episode:
     stores: list[np.ndarray] = field(default_factory=list)
     players: list[int] = field(default_factory=list)
     masks: list[np.ndarray] = field(default_factory=list)
+    observations: list[np.ndarray] = field(default_factory=list)
     over: list[bool] = field(default_factory=list)
     scores: tuple[int, int] | None = None
     #: How ayo's game ended (its outcome's reason), or why it was stopped.
@@ -73,6 +75,7 @@ def snapshot(ep: Episode, game: ayo.Game) -> None:
     ep.stores.append(np.asarray(game.stores, np.int32))
     ep.players.append(game.to_move)
     ep.masks.append(np.asarray(game.action_mask(), bool))
+    ep.observations.append(np.asarray(game.observation("mover"), np.float32))
     ep.over.append(game.status == "ended")
     ep.scores = tuple(game.outcome.scores) if game.outcome is not None else None
     ep.end = game.outcome.reason if game.outcome is not None else "not over"
@@ -186,6 +189,7 @@ def run_jax(episodes: list[Episode], cap: int) -> dict[str, np.ndarray]:
                 s.legal_action_mask,
                 s.terminated,
                 s.scores,
+                s.observation,
             )
 
         def body(s: jax_oware.State, a: Any) -> tuple[jax_oware.State, tuple[Any, ...]]:
@@ -199,7 +203,7 @@ def run_jax(episodes: list[Episode], cap: int) -> dict[str, np.ndarray]:
             for f, a in zip(first, after, strict=True)
         )
 
-    names = ("board", "stores", "player", "mask", "terminated", "scores")
+    names = ("board", "stores", "player", "mask", "terminated", "scores", "observation")
     return dict(zip(names, map(np.asarray, play(*start, jnp.asarray(actions))), strict=True))
 
 
@@ -215,6 +219,7 @@ def compare(episodes: list[Episode], got: dict[str, np.ndarray]) -> tuple[int, i
                 "player": ep.players[t],
                 "mask": ep.masks[t],
                 "terminated": ep.over[t],
+                "observation": ep.observations[t],
             }
             for k, w in want.items():
                 if not np.array_equal(got[k][i, t], w):
@@ -259,7 +264,7 @@ def check(games: int = 200, seed: int = SEED, cap: int = jax_oware.MAX_NO_CAPTUR
         ends = ", ".join(f"{n} {why}" for why, n in sorted(Counter(ep.end for ep in eps).items()))
         print(
             f"{name}: {len(eps)} games, {moves} moves compared (board, stores, player, mask, "
-            f"terminated), {finals} of {ended} final scores{note} (ends: {ends}): "
+            f"terminated, observation), {finals} of {ended} final scores{note} (ends: {ends}): "
             f"{'OK' if not bad else f'{len(bad)} MISMATCHED'}"
         )
         for line in bad[:10]:
