@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""The search benchmark's anchor (issues #39 and #41): mctx over a JAX Oware.
+
+Times ``mctx.muzero_policy`` and ``mctx.gumbel_muzero_policy`` on CPU with the
+JAX Oware of bench/jax_oware.py as their ``recurrent_fn`` (the environment's
+step is the dynamics) and a trivial evaluator (uniform prior logits over the
+legal moves, value 0), jitted, one search of a batch of start positions a
+call; and the same searches with trivial dynamics (the state unchanged,
+reward 0: what mctx itself costs, a ceiling for any dynamics). Each figure is
+simulations a second (batch x simulations / seconds a call), the median of
+``--repeats`` calls after a first, untimed call that compiles; beside it the
+process's CPU time over the wall time of the timed calls (about 1 when the
+search runs on one thread).
+
+One thread: unless ``XLA_FLAGS`` is already set, the script sets
+``--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`` before
+jax is imported (XLA's CPU thread pool off); no ``taskset``: the process may
+still run on any core, it just runs the computation on one thread.
+
+Before timing it runs the checker (bench/jax_oware_check.py) and stops if
+the JAX Oware disagrees with ayo. ``ayo_rows`` is the hook for ayo's batched
+guided search (``ayo.GuidedSearch``): while ayo has none, its rows say so.
+
+    python bench/search_anchor.py                 # batches 256 and 1024, 32 and 128 simulations
+    python bench/search_anchor.py --smoke         # every timing path once, tiny sizes
+    python bench/search_anchor.py --batch 256 --simulations 32 --repeats 9
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault(
+    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+)
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import argparse
+import importlib.metadata
+import platform
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import mctx
+import numpy as np
+
+import ayo
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import jax_oware
+import jax_oware_check
+
+SEED = 20_260_101
+METHODS = {"puct": "muzero_policy", "gumbel": "gumbel_muzero_policy"}
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    engine: str
+    method: str
+    dynamics: str
+    batch: int
+    simulations: int
+    #: Median seconds a call (one search of the whole batch); None: not measured.
+    seconds: float | None
+    note: str = ""
+    #: Process CPU time over wall time in the timed calls (about 1: one thread).
+    cpu_share: float | None = None
+
+    def sims_per_second(self) -> float | None:
+        if self.seconds is None:
+            return None
+        return self.batch * self.simulations / self.seconds
+
+
+def timed(call: Callable[[], Any], repeats: int) -> tuple[float, float]:
+    """The median seconds of ``repeats`` calls, after one untimed call
+    (compilation), and the process's CPU time over the wall time of them all."""
+    jax.block_until_ready(call())
+    times = []
+    cpu = time.process_time()
+    for _ in range(repeats):
+        t = time.perf_counter()
+        jax.block_until_ready(call())
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), (time.process_time() - cpu) / sum(times)
+
+
+def masked_uniform(mask: jax.Array) -> jax.Array:
+    """Uniform prior logits over the legal actions (the trivial evaluator)."""
+    return jnp.where(mask, 0.0, jnp.finfo(jnp.float32).min)
+
+
+def mctx_search(method: str, dynamics: str, batch: int, simulations: int) -> Callable[[], Any]:
+    """A jitted search of ``batch`` start positions; returns a call of it."""
+    env = jax_oware.Oware()
+    step = jax.vmap(env.step)
+    rows = jnp.arange(batch)
+
+    def oware_dynamics(params: Any, key: Any, action: Any, state: jax_oware.State) -> Any:
+        del params, key
+        mover = state.current_player
+        state = step(state, action)
+        out = mctx.RecurrentFnOutput(
+            reward=state.rewards[rows, mover],
+            # The players alternate (-1); nothing follows the end (0).
+            discount=jnp.where(state.terminated, 0.0, -1.0),
+            prior_logits=masked_uniform(state.legal_action_mask),
+            value=jnp.zeros(batch, jnp.float32),
+        )
+        return out, state
+
+    def trivial_dynamics(params: Any, key: Any, action: Any, state: jax_oware.State) -> Any:
+        del params, key, action
+        out = mctx.RecurrentFnOutput(
+            reward=jnp.zeros(batch, jnp.float32),
+            discount=-jnp.ones(batch, jnp.float32),
+            prior_logits=jnp.zeros((batch, jax_oware.NUM_ACTIONS), jnp.float32),
+            value=jnp.zeros(batch, jnp.float32),
+        )
+        return out, state
+
+    recurrent_fn = oware_dynamics if dynamics == "oware" else trivial_dynamics
+    policy = getattr(mctx, METHODS[method])
+
+    @jax.jit
+    def search(state: jax_oware.State, key: Any) -> Any:
+        root = mctx.RootFnOutput(
+            prior_logits=masked_uniform(state.legal_action_mask),
+            value=jnp.zeros(batch, jnp.float32),
+            embedding=state,
+        )
+        out = policy(
+            params=(),
+            rng_key=key,
+            root=root,
+            recurrent_fn=recurrent_fn,
+            num_simulations=simulations,
+            invalid_actions=~state.legal_action_mask,
+        )
+        return out.action, out.action_weights
+
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(SEED), batch))
+    key = jax.random.PRNGKey(SEED + 1)
+    return lambda: search(state, key)
+
+
+def ayo_rows(batches: list[int], simulations: list[int], repeats: int) -> list[Row]:
+    """ayo's batched guided search with the same trivial evaluator, when ayo
+    has one (``ayo.GuidedSearch``, an ask/tell object: built from the rules,
+    the batch size, the simulations and the method ``"puct"`` or
+    ``"gumbel"``; ``leaves()`` gives (observations, masks), ``tell(logits,
+    values)`` answers them, ``run(evaluate)`` does both until the search is
+    done). Returns no rows while ayo has no such search."""
+    if not hasattr(ayo, "GuidedSearch"):
+        return []
+    rules = ayo.Rules("oware")
+
+    def evaluate(observations: Any, masks: Any) -> tuple[np.ndarray, np.ndarray]:
+        masks = np.asarray(masks, bool)
+        logits = np.where(masks, 0.0, np.finfo(np.float32).min).astype(np.float32)
+        return logits, np.zeros(len(masks), np.float32)
+
+    def search(batch: int, sims: int, method: str) -> Callable[[], Any]:
+        # A fresh search a call, as each mctx call searches afresh.
+        return lambda: ayo.GuidedSearch(rules, batch=batch, simulations=sims, method=method).run(
+            evaluate
+        )
+
+    out = []
+    for method in METHODS:
+        for batch in batches:
+            for sims in simulations:
+                try:
+                    seconds, share = timed(search(batch, sims, method), repeats)
+                    row = Row("ayo", method, "ayo oware", batch, sims, seconds, cpu_share=share)
+                except Exception as err:  # an API still in the making: say so
+                    row = Row("ayo", method, "ayo oware", batch, sims, None, f"failed: {err!r}")
+                out.append(row)
+    return out
+
+
+def version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def table(rows: list[Row]) -> str:
+    out = [
+        "| engine | method | dynamics | batch | simulations | ms a call | simulations/s "
+        "| CPU/wall | note |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        sps = r.sims_per_second()
+        ms = f"{r.seconds * 1e3:.3g}" if r.seconds is not None else "—"
+        figure = f"{sps:,.0f}" if sps is not None else "—"
+        share = f"{r.cpu_share:.2f}" if r.cpu_share is not None else "—"
+        out.append(
+            f"| {r.engine} | {r.method} | {r.dynamics} | {r.batch or '—'} | {r.simulations or '—'} "
+            f"| {ms} | {figure} | {share} | {r.note} |"
+        )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--batch", type=int, action="append", help="default 256 and 1024")
+    parser.add_argument("--simulations", type=int, action="append", help="default 32 and 128")
+    parser.add_argument("--repeats", type=int, default=None, help="timed calls (default 5)")
+    parser.add_argument("--check-games", type=int, default=200, help="checker games (0: skip)")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes, one call each")
+    args = parser.parse_args(argv)
+    batches = args.batch or ([8] if args.smoke else [256, 1024])
+    simulations = args.simulations or ([8] if args.smoke else [32, 128])
+    repeats = args.repeats or (1 if args.smoke else 5)
+    check_games = min(args.check_games, 20) if args.smoke else args.check_games
+
+    print(f"# mctx over a JAX Oware{' (smoke run: figures mean nothing)' if args.smoke else ''}")
+    load = os.getloadavg()
+    for k, v in {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "command": shlex.join([sys.executable, *sys.argv]),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "load average at start": f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
+        "XLA_FLAGS": os.environ.get("XLA_FLAGS", ""),
+        "jax devices": ", ".join(str(d) for d in jax.devices()),
+        "versions": ", ".join(
+            f"{d} {version(d)}" for d in ("ayo", "jax", "jaxlib", "mctx", "numpy")
+        ),
+        "JAX Oware rules": f"ayo's {jax_oware.Oware().rules} (see bench/jax_oware.py)",
+        "roots": "the start position, batch copies; trivial evaluator (uniform legal, value 0)",
+        "figures": f"median of {repeats} call(s) after a compiling call, seed {SEED}",
+    }.items():
+        print(f"- {k}: {v}")
+
+    if check_games:
+        print(f"\n## Checking the JAX Oware against ayo ({check_games} games a rule set)\n")
+        if jax_oware_check.check(check_games, SEED):
+            print("\nthe JAX Oware disagrees with ayo: no timing")
+            return 1
+    else:
+        print("\n(the check against ayo was skipped: --check-games 0)")
+
+    rows: list[Row] = []
+    for dynamics in ("oware", "trivial"):
+        for method in METHODS:
+            for batch in batches:
+                for sims in simulations:
+                    seconds, share = timed(mctx_search(method, dynamics, batch, sims), repeats)
+                    name = "JAX Oware step" if dynamics == "oware" else "trivial (state unchanged)"
+                    engine = f"mctx.{METHODS[method]}"
+                    rows.append(Row(engine, method, name, batch, sims, seconds, cpu_share=share))
+                    print(
+                        f"  measured: {name}, {method}, batch {batch}, {sims} simulations",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+    ours = ayo_rows(batches, simulations, repeats)
+    if not ours:
+        rows.append(
+            Row(
+                "ayo",
+                "puct, gumbel",
+                "ayo oware",
+                0,
+                0,
+                None,
+                "not measured: this ayo has no batched guided search (ayo.GuidedSearch)",
+            )
+        )
+    rows.extend(ours)
+    print()
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
