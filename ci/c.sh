@@ -118,14 +118,18 @@ vectors=$root/tests/vectors
 counts=$work/counts
 : >"$counts"
 
+# Every test program runs under a time limit: a hang fails with its name.
+# (Under valgrind and the sanitizers the slowest take about a minute.)
+TEST_TIMEOUT=${AYO_C_TEST_TIMEOUT:-600}
+
 # run NAME CMD...: runs a test binary, keeps its closing "N passed, M failed".
 run() {
   local name=$1
   shift
   local log=$work/$name.log
-  if ! "$@" >"$log" 2>&1; then
+  if ! timeout "$TEST_TIMEOUT" "$@" >"$log" 2>&1; then
     cat "$log"
-    die "$name"
+    die "$name (failed, or ran past ${TEST_TIMEOUT}s)"
   fi
   cat "$log"
   grep -E '^[a-z+-]+: [0-9]+ passed, 0 failed$' "$log" | tail -1 >>"$counts" || die "$name printed no count"
@@ -228,7 +232,7 @@ fi
 check_example() {
   local name=$1
   shift
-  "$@" >"$work/$name.out" || die "$name exited with an error"
+  timeout "$TEST_TIMEOUT" "$@" >"$work/$name.out" || die "$name exited with an error (or ran past ${TEST_TIMEOUT}s)"
   # Line 1: a game record of the preset; line 2: the result.
   head -1 "$work/$name.out" | grep -Eq '^(ayo|oware|olopon|ayoayo)(\[[^ ]*\])? [0-9,/]+ [0-9]+-[0-9]+ [sn] [0-9]+ [0-9]+ \|( [1-6])*$' \
     || die "$name: no game record in: $(cat "$work/$name.out")"
@@ -257,7 +261,7 @@ check_vs_computer() {
   local name=$1
   shift
   for _ in $(seq 400); do printf 'h\n1\n2\n3\n4\n5\n6\n'; done >"$work/vs_input"
-  "$@" <"$work/vs_input" >"$work/$name.log" || die "$name exited with an error"
+  timeout "$TEST_TIMEOUT" "$@" <"$work/vs_input" >"$work/$name.log" || die "$name exited with an error (or ran past ${TEST_TIMEOUT}s)"
   grep -q 'computer sows its pit [1-6]$' "$work/$name.log" || die "$name: the computer did not play"
   grep -Eq '^your move .*hint: pit [1-6] \(' "$work/$name.log" || die "$name: no hint shown"
   check_example "$name" tail -2 "$work/$name.log"

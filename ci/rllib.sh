@@ -33,6 +33,7 @@ PINS=(
     "sb3-contrib==2.9.2"
     "stable-baselines3==2.9.2"
     "pytest>=8"
+    "pytest-timeout>=2.1"
 )
 
 step() { printf '\n==> %s\n' "$*"; }

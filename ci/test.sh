@@ -8,7 +8,8 @@ echo "== Rust: format, lints, tests, docs"
 rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt clippy
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo test --workspace --locked
+# A time limit on the whole (cargo names a test that runs past 60 s while it runs).
+timeout 2400 cargo test --workspace --locked
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 # The fuzz targets build on stable (running them needs cargo-fuzz; see README).
 cargo check --manifest-path fuzz/Cargo.toml --locked

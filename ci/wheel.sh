@@ -87,7 +87,7 @@ start=$(date +%s)
 # Binaries only: nothing, ayo or its dependencies, may be built from source.
 no_rust python -m pip install --quiet --only-binary :all: "$WHEEL"
 echo "installed in $(( $(date +%s) - start ))s"
-(cd "$WORK" && no_rust python "$ROOT/tests/wheel/smoke.py" "$ROOT/README.md" "$ROOT/docs/python.md")
+(cd "$WORK" && no_rust timeout 600 python "$ROOT/tests/wheel/smoke.py" "$ROOT/README.md" "$ROOT/docs/python.md")
 
 step "sdist: maturin sdist, then built from itself"
 "$TOOLS/bin/maturin" sdist --out "$DIST"
