@@ -51,7 +51,7 @@ PY="$VENV/bin/python"
 "$PY" --version
 "$PY" -m pip install --quiet --upgrade pip
 
-step "install ayo[rllib,torchrl] with ray, torch and torchrl"
+step "install ayo-mancala (.[rllib,torchrl]) with ray, torch and torchrl"
 start=$(date +%s)
 "$PY" -m pip install --quiet ".[rllib,torchrl]" "${PINS[@]}"
 echo "installed in $(( $(date +%s) - start ))s"

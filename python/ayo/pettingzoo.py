@@ -20,7 +20,7 @@ only shapes it as PettingZoo's AEC API. Unlike PettingZoo's classic games, ``cop
 ``pickle`` keep a game in progress: the engine's ``Game`` carries its whole
 history.
 
-Requires the ``pettingzoo`` extra (``pip install "ayo[pettingzoo]"``).
+Requires the ``pettingzoo`` extra (``pip install ".[pettingzoo]"`` from a clone).
 """
 
 from __future__ import annotations
