@@ -299,6 +299,12 @@ if cmake -S "$work/cmake-v" -B "$work/cmake-v/build" -DCMAKE_PREFIX_PATH="$prefi
 fi
 ok "find_package(ayo) refuses an incompatible version"
 
+say "the C, C++ and shell blocks of README.md and docs/*.md (tests/python/docs_blocks.py)"
+# Each shell block runs on its own, in the clone (building into build/) with
+# HOME in a temporary folder; each C and C++ block compiles.
+timeout "$TEST_TIMEOUT" python3 tests/python/docs_blocks.py --stage c || die "a code block of the docs"
+ok "the docs' blocks of stage c"
+
 # Nothing here may damage the machine (an earlier install probe replaced
 # /dev/null with a file when run as root).
 [ -c /dev/null ] || die "/dev/null is no longer a character device"

@@ -80,4 +80,9 @@ elif [ "$rc" -ne 0 ]; then
     exit "$rc"
 fi
 
+step "the docs' blocks that need RLlib, TorchRL or sb3-contrib (tests/python/docs_blocks.py)"
+start=$(date +%s)
+timeout 900 "$PY" tests/python/docs_blocks.py --stage rllib
+echo "blocks ran in $(( $(date +%s) - start ))s"
+
 step "rllib checks passed"

@@ -87,6 +87,9 @@ start=$(date +%s)
 # Binaries only: nothing, ayo or its dependencies, may be built from source.
 no_rust python -m pip install --quiet --only-binary :all: "$WHEEL"
 echo "installed in $(( $(date +%s) - start ))s"
+# README.md's and docs/python.md's install lines, in the folder of the wheel
+# (with PettingZoo, as they say).
+no_rust timeout 600 python "$ROOT/tests/python/docs_blocks.py" --stage wheel --cwd "$DIST"
 (cd "$WORK" && no_rust timeout 600 python "$ROOT/tests/wheel/smoke.py" "$ROOT/README.md" "$ROOT/docs/python.md")
 
 step "sdist: maturin sdist, then built from itself"
