@@ -66,6 +66,13 @@ fi
 "$MAIN_VENV/bin/python" -m ruff format --check examples/python tests/rllib
 "$MAIN_VENV/bin/python" -m mypy --strict examples/python tests/rllib
 
+# The tests' own files stay in a folder of this run's own: Ray writes its
+# token to ~/.ray and its session folders under the temp folder.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir "$scratch/home" "$scratch/tmp"
+export HOME="$scratch/home" TMPDIR="$scratch/tmp"
+
 step "pytest tests/rllib"
 start=$(date +%s)
 set +e
