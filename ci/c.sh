@@ -64,6 +64,14 @@ say "build libayo (release), the reference games, and install libayo into a pref
 cargo build --release --locked -p ayo-ffi
 size() { du -k --apparent-size "$1" | cut -f1; }
 plain_sizes="libayo.so $(size "$target_dir/release/libayo.so") KiB, libayo.a $(size "$target_dir/release/libayo.a") KiB"
+# The C, C++ and shell blocks of README.md and docs/*.md
+# (tests/python/docs_blocks.py), here, while the release build is cargo's
+# own: each shell block runs on its own in the clone (building into build/)
+# with HOME in a temporary folder, installing with `install.sh --no-build`
+# (their directives say so: the link-time optimised build of install.sh
+# and cargo's own rebuild each other), and each C and C++ block compiles.
+timeout "${AYO_C_TEST_TIMEOUT:-600}" python3 tests/python/docs_blocks.py --stage c || die "a code block of the docs"
+ok "the docs' blocks of stage c"
 # The games of the computer players, played by ayo-core directly (Rust),
 # for tests/c/test_player.c (before install.sh rebuilds the library alone).
 cargo run --release --locked -q -p ayo-ffi --example player_reference >"$work/reference.txt"
@@ -298,12 +306,6 @@ if cmake -S "$work/cmake-v" -B "$work/cmake-v/build" -DCMAKE_PREFIX_PATH="$prefi
   die "find_package(ayo) accepted an incompatible major version"
 fi
 ok "find_package(ayo) refuses an incompatible version"
-
-say "the C, C++ and shell blocks of README.md and docs/*.md (tests/python/docs_blocks.py)"
-# Each shell block runs on its own, in the clone (building into build/) with
-# HOME in a temporary folder; each C and C++ block compiles.
-timeout "$TEST_TIMEOUT" python3 tests/python/docs_blocks.py --stage c || die "a code block of the docs"
-ok "the docs' blocks of stage c"
 
 # Nothing here may damage the machine (an earlier install probe replaced
 # /dev/null with a file when run as root).
