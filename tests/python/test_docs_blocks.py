@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import inspect
 import re
+import subprocess
+import sys
 
 import pytest
 from conftest import ROOT
@@ -87,3 +89,23 @@ def test_illegal_action_defaults_agree_with_the_docs() -> None:
     for cls, default in ((AyoEnv, gym_default), (raw_env, pz_default)):
         doc = " ".join(f"{cls.__doc__} {cls.__init__.__doc__}".split())
         assert f'illegal_action: ``"{default}"`` (default' in doc, cls
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [
+        ("pettingzoo", "pettingzoo", "pettingzoo"),
+        ("openspiel", "pyspiel", "openspiel"),
+        ("rllib", "torch", "rllib"),
+    ],
+)
+def test_a_missing_extra_names_the_command_to_run(module: str, blocked: str, extra: str) -> None:
+    # The package the extra brings, made unimportable in a fresh interpreter.
+    code = f"import sys; sys.modules[{blocked!r}] = None; import ayo.{module}"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 1
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"ModuleNotFoundError: ayo.{module} needs {blocked}, "), last
+    assert f'pip install ".[{extra}]"' in last, last
