@@ -4,8 +4,8 @@
 # `chromium`, driven by Playwright; Playwright's own browser download is not
 # used). Needs the environment ci/python.sh makes (ayo with its test extras in
 # .venv, or AYO_VENV); installs chromium with apt-get when it is missing.
-# Screenshots go to $AYO_SCREENSHOTS/ayo-browser/ (default: the temp folder);
-# their paths are printed. Run from anywhere: `bash ci/browser.sh`.
+# Screenshots go to $AYO_SCREENSHOTS/ayo-browser/ (default: target/ in the
+# clone); their paths are printed. Run from anywhere: `bash ci/browser.sh`.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -37,7 +37,7 @@ step "mypy and ruff over tests/browser"
 "$PY" -m ruff format --check tests/browser
 
 step "pytest tests/browser"
-export AYO_SCREENSHOTS=${AYO_SCREENSHOTS:-${TMPDIR:-/tmp}}
+export AYO_SCREENSHOTS=${AYO_SCREENSHOTS:-$ROOT/target}
 start=$(date +%s)
 set +e
 "$PY" -m pytest tests/browser -p no:cacheprovider -s

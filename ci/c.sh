@@ -64,6 +64,14 @@ say "build libayo (release), the reference games, and install libayo into a pref
 cargo build --release --locked -p ayo-ffi
 size() { du -k --apparent-size "$1" | cut -f1; }
 plain_sizes="libayo.so $(size "$target_dir/release/libayo.so") KiB, libayo.a $(size "$target_dir/release/libayo.a") KiB"
+# The C, C++ and shell blocks of README.md and docs/*.md
+# (tests/python/docs_blocks.py), here, while the release build is cargo's
+# own: each shell block runs on its own in the clone (building into build/)
+# with HOME in a temporary folder, installing with `install.sh --no-build`
+# (their directives say so: the link-time optimised build of install.sh
+# and cargo's own rebuild each other), and each C and C++ block compiles.
+timeout "${AYO_C_TEST_TIMEOUT:-600}" python3 tests/python/docs_blocks.py --stage c || die "a code block of the docs"
+ok "the docs' blocks of stage c"
 # The games of the computer players, played by ayo-core directly (Rust),
 # for tests/c/test_player.c (before install.sh rebuilds the library alone).
 cargo run --release --locked -q -p ayo-ffi --example player_reference >"$work/reference.txt"
@@ -118,14 +126,18 @@ vectors=$root/tests/vectors
 counts=$work/counts
 : >"$counts"
 
+# Every test program runs under a time limit: a hang fails with its name.
+# (Under valgrind and the sanitizers the slowest take about a minute.)
+TEST_TIMEOUT=${AYO_C_TEST_TIMEOUT:-600}
+
 # run NAME CMD...: runs a test binary, keeps its closing "N passed, M failed".
 run() {
   local name=$1
   shift
   local log=$work/$name.log
-  if ! "$@" >"$log" 2>&1; then
+  if ! timeout "$TEST_TIMEOUT" "$@" >"$log" 2>&1; then
     cat "$log"
-    die "$name"
+    die "$name (failed, or ran past ${TEST_TIMEOUT}s)"
   fi
   cat "$log"
   grep -E '^[a-z+-]+: [0-9]+ passed, 0 failed$' "$log" | tail -1 >>"$counts" || die "$name printed no count"
@@ -228,7 +240,7 @@ fi
 check_example() {
   local name=$1
   shift
-  "$@" >"$work/$name.out" || die "$name exited with an error"
+  timeout "$TEST_TIMEOUT" "$@" >"$work/$name.out" || die "$name exited with an error (or ran past ${TEST_TIMEOUT}s)"
   # Line 1: a game record of the preset; line 2: the result.
   head -1 "$work/$name.out" | grep -Eq '^(ayo|oware|olopon|ayoayo)(\[[^ ]*\])? [0-9,/]+ [0-9]+-[0-9]+ [sn] [0-9]+ [0-9]+ \|( [1-6])*$' \
     || die "$name: no game record in: $(cat "$work/$name.out")"
@@ -257,7 +269,7 @@ check_vs_computer() {
   local name=$1
   shift
   for _ in $(seq 400); do printf 'h\n1\n2\n3\n4\n5\n6\n'; done >"$work/vs_input"
-  "$@" <"$work/vs_input" >"$work/$name.log" || die "$name exited with an error"
+  timeout "$TEST_TIMEOUT" "$@" <"$work/vs_input" >"$work/$name.log" || die "$name exited with an error (or ran past ${TEST_TIMEOUT}s)"
   grep -q 'computer sows its pit [1-6]$' "$work/$name.log" || die "$name: the computer did not play"
   grep -Eq '^your move .*hint: pit [1-6] \(' "$work/$name.log" || die "$name: no hint shown"
   check_example "$name" tail -2 "$work/$name.log"

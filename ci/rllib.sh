@@ -33,6 +33,7 @@ PINS=(
     "sb3-contrib==2.9.2"
     "stable-baselines3==2.9.2"
     "pytest>=8"
+    "pytest-timeout>=2.1"
 )
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -50,7 +51,7 @@ PY="$VENV/bin/python"
 "$PY" --version
 "$PY" -m pip install --quiet --upgrade pip
 
-step "install ayo[rllib,torchrl] with ray, torch and torchrl"
+step "install ayo-mancala (.[rllib,torchrl]) with ray, torch and torchrl"
 start=$(date +%s)
 "$PY" -m pip install --quiet ".[rllib,torchrl]" "${PINS[@]}"
 echo "installed in $(( $(date +%s) - start ))s"
@@ -65,6 +66,13 @@ fi
 "$MAIN_VENV/bin/python" -m ruff format --check examples/python tests/rllib
 "$MAIN_VENV/bin/python" -m mypy --strict examples/python tests/rllib
 
+# The tests' own files stay in a folder of this run's own: Ray writes its
+# token to ~/.ray and its session folders under the temp folder.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir "$scratch/home" "$scratch/tmp"
+export HOME="$scratch/home" TMPDIR="$scratch/tmp"
+
 step "pytest tests/rllib"
 start=$(date +%s)
 set +e
@@ -78,5 +86,10 @@ if [ "$rc" -eq 5 ]; then
 elif [ "$rc" -ne 0 ]; then
     exit "$rc"
 fi
+
+step "the docs' blocks that need RLlib, TorchRL or sb3-contrib (tests/python/docs_blocks.py)"
+start=$(date +%s)
+timeout 900 "$PY" tests/python/docs_blocks.py --stage rllib
+echo "blocks ran in $(( $(date +%s) - start ))s"
 
 step "rllib checks passed"

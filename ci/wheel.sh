@@ -33,7 +33,7 @@ step "build tools (maturin, zig, auditwheel) in $TOOLS"
 "$TOOLS/bin/maturin" --version
 "$TOOLS/bin/python" -m ziglang version | sed 's/^/zig /'
 
-rm -f "$DIST"/ayo-*.whl "$DIST"/ayo-*.tar.gz
+rm -f "$DIST"/ayo_mancala-*.whl "$DIST"/ayo_mancala-*.tar.gz
 
 step "wheel: maturin build --release --zig"
 start=$(date +%s)
@@ -41,7 +41,7 @@ start=$(date +%s)
 CARGO_ZIGBUILD_PYTHON_PATH="$TOOLS/bin/python" \
     "$TOOLS/bin/maturin" build --release --zig --out "$DIST"
 echo "wheel built in $(( $(date +%s) - start ))s"
-wheels=("$DIST"/ayo-*.whl)
+wheels=("$DIST"/ayo_mancala-*.whl)
 if [ "${#wheels[@]}" -ne 1 ] || [ ! -f "${wheels[0]}" ]; then fail "expected one wheel in $DIST"; fi
 WHEEL=${wheels[0]}
 name=$(basename "$WHEEL")
@@ -87,11 +87,14 @@ start=$(date +%s)
 # Binaries only: nothing, ayo or its dependencies, may be built from source.
 no_rust python -m pip install --quiet --only-binary :all: "$WHEEL"
 echo "installed in $(( $(date +%s) - start ))s"
-(cd "$WORK" && no_rust python "$ROOT/tests/wheel/smoke.py" "$ROOT/README.md" "$ROOT/docs/python.md")
+# README.md's and docs/python.md's install lines, in the folder of the wheel
+# (with PettingZoo, as they say).
+no_rust timeout 600 python "$ROOT/tests/python/docs_blocks.py" --stage wheel --cwd "$DIST"
+(cd "$WORK" && no_rust timeout 600 python "$ROOT/tests/wheel/smoke.py" "$ROOT/README.md" "$ROOT/docs/python.md")
 
 step "sdist: maturin sdist, then built from itself"
 "$TOOLS/bin/maturin" sdist --out "$DIST"
-sdists=("$DIST"/ayo-*.tar.gz)
+sdists=("$DIST"/ayo_mancala-*.tar.gz)
 if [ "${#sdists[@]}" -ne 1 ] || [ ! -f "${sdists[0]}" ]; then fail "expected one sdist in $DIST"; fi
 SDIST=${sdists[0]}
 echo "$(basename "$SDIST"): $(tar -tzf "$SDIST" | wc -l) entries"
@@ -104,18 +107,23 @@ find "$WORK/sdist" -type f -exec touch {} +
 "$PYTHON" -m venv "$WORK/sdist-venv"
 SPY=$WORK/sdist-venv/bin/python
 start=$(date +%s)
-"$SPY" -m pip wheel --verbose --no-deps --wheel-dir "$WORK/sdist-wheel" "$WORK/sdist"/ayo-*/ \
+"$SPY" -m pip wheel --verbose --no-deps --wheel-dir "$WORK/sdist-wheel" "$WORK/sdist"/ayo_mancala-*/ \
     >"$WORK/sdist-build.log" 2>&1 || { cat "$WORK/sdist-build.log"; fail "the sdist does not build"; }
 grep -E '^ *(Compiling|Finished) ' "$WORK/sdist-build.log"
 grep -q 'Compiling ayo-py ' "$WORK/sdist-build.log" || fail "cargo did not compile the sdist's ayo-py"
-echo "sdist built into $(basename "$WORK"/sdist-wheel/ayo-*.whl) in $(( $(date +%s) - start ))s"
-"$SPY" -m pip install --quiet "$WORK"/sdist-wheel/ayo-*.whl
+echo "sdist built into $(basename "$WORK"/sdist-wheel/ayo_mancala-*.whl) in $(( $(date +%s) - start ))s"
+"$SPY" -m pip install --quiet "$WORK"/sdist-wheel/ayo_mancala-*.whl
 (cd "$WORK" && "$SPY" -c '
 import sys
 from pathlib import Path
 
+from importlib.metadata import packages_distributions, version
+
 import ayo
 
+# The distribution ayo-mancala provides the import package ayo.
+assert packages_distributions()["ayo"] == ["ayo-mancala"], packages_distributions()["ayo"]
+assert version("ayo-mancala") == ayo.__version__
 where = Path(ayo.__file__).resolve()
 assert Path(sys.prefix).resolve() in where.parents, where
 print("ayo", ayo.__version__, "from the sdist: perft(oware, 4) =", ayo.perft("oware", 4))

@@ -86,3 +86,8 @@ pub use trace::{Event, LapEnd};
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// docs/players.md's Rust block, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/players.md")]
+pub struct PlayersDoctests;

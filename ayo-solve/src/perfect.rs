@@ -22,10 +22,14 @@
 //! board whose bounds differ (`lo < hi`, [`Database::board_entry`]'s flag), or
 //! whose search read such a board, scored a repetition on its path or used a
 //! table entry that did ([`Solver::depends_on_endless`]), holds the value
-//! under the convention (each player takes the seeds on their own side),
-//! [`Basis::Convention`], not a proof. The position's value is proven only
-//! when every move's is ([`Basis::of_position`]): then no move can be worth
-//! more than the best. When only the best move's value is proven the
+//! under the convention (each player takes the seeds on their own side).
+//! The analysis ([`Agent::analyze`]) then brackets it: the database board's
+//! bounds, or searches that score endless play as worst and as best for the
+//! mover ([`Endless::RootWorst`], [`Endless::RootBest`]); where the two agree
+//! the value is proven after all, else it is [`Basis::Convention`], not a
+//! proof. The position's value is proven when the best move's is and no
+//! move can be worth more under any scoring (every move proven, or its
+//! bracket's top no higher). When only the best move's value is proven the
 //! position's is a proven lower bound (a move valued by the convention might
 //! be worth more under another), and when the best move's value rests on the
 //! convention, so does the position's.
@@ -73,6 +77,7 @@ use ayo_core::players::{
 use ayo_core::{Game, Move, Position, Repetition, Rules, PITS};
 
 use crate::repetition::RepetitionSearch;
+use crate::search::Endless;
 use crate::{solve_rules, Database, DbError, Solver};
 
 /// The search budget of a `perfect` player given [`Budget::Depth`] (which
@@ -369,6 +374,52 @@ impl Perfect {
         Some(out)
     }
 
+    /// For each scored move (in `children`'s order), the least and the most
+    /// it is worth under every scoring of play that never ends: its value
+    /// alone when that does not depend on it; else the database board's
+    /// bounds, or searches with endless play scored as worst and as best for
+    /// the mover after it ([`Endless::RootWorst`], [`Endless::RootBest`]).
+    /// `None` where a search runs out of the move's budget.
+    fn ranges(
+        &mut self,
+        children: &[(Move, Position)],
+        scored: &[Scored],
+    ) -> Vec<Option<(i32, i32)>> {
+        let mut out = Vec::with_capacity(scored.len());
+        let budget = self.begin();
+        for (s, &(_, child)) in scored.iter().zip(children) {
+            if !s.endless {
+                out.push(Some((s.value, s.value)));
+                continue;
+            }
+            let board = child.normalized().board();
+            // The opponent's value after the move, at its least and its most.
+            let rest = match self.solver.database().board_bounds(&board) {
+                Some(bounds) => Some(bounds),
+                None => {
+                    let mut bounds = [0; 2];
+                    let mut done = true;
+                    for (i, mode) in [Endless::RootWorst, Endless::RootBest]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        self.solver.set_endless(mode);
+                        self.spend(budget);
+                        match self.solver.board_value(&board).ok().flatten() {
+                            Some(v) => bounds[i] = v,
+                            None => done = false,
+                        }
+                    }
+                    self.solver.set_endless(Endless::Convention);
+                    done.then_some((bounds[0], bounds[1]))
+                }
+            };
+            out.push(rest.map(|(lo, hi)| (s.gain - hi, s.gain - lo)));
+        }
+        self.end_budget();
+        out
+    }
+
     /// Starts the budget of one move: the node limit (`None`: a time
     /// budget, whose deadline is set here) and the node count so far.
     fn begin(&mut self) -> (Option<u64>, u64) {
@@ -529,6 +580,14 @@ impl Agent for Perfect {
         };
         let source = self.last;
         let banked = Perfect::banked(&pos);
+        // Each move's values under every scoring of endless play.
+        let ranges = self.ranges(&children, &scored);
+        let mut scored = scored;
+        for (s, range) in scored.iter_mut().zip(&ranges) {
+            if range.is_some_and(|(lo, hi)| lo == hi) {
+                s.endless = false;
+            }
+        }
         let best = Perfect::best(&scored);
         let value_of = |s: &Scored| MoveValue {
             mv: s.mv,
@@ -540,9 +599,17 @@ impl Agent for Perfect {
             },
         };
         let moves: Vec<MoveValue> = scored.iter().map(value_of).collect();
+        // The best move's value is exact and no move is worth more under any
+        // scoring: the position's value is proven, convention or not.
+        let none_better = !best.endless
+            && ranges
+                .iter()
+                .all(|r| r.is_some_and(|(_, hi)| hi <= best.value));
         let basis = match Basis::of_position(&moves, &value_of(&best), 0) {
             // Proving that no move is worth more took a search.
             Basis::Proven(_) if source == Source::Search => Basis::Proven(Proof::CompleteSearch),
+            _ if none_better && source == Source::Search => Basis::Proven(Proof::CompleteSearch),
+            _ if none_better => Basis::Proven(Proof::Database),
             other => other,
         };
         // The principal variation: both sides playing this player's choice.

@@ -1,8 +1,9 @@
 //! Level `perfect` calls a value proven only where it is: a move to a
 //! database board whose value depends on endless play, or whose search read
 //! such a board or scored a repetition, is valued by the convention
-//! (`Basis::Convention`), and the solver's flag for it is checked against
-//! the bracket of every way to score endless play.
+//! (`Basis::Convention`) unless searches that score endless play as worst
+//! and as best for the mover agree, and the solver's flag for it is checked
+//! against the bracket of every way to score endless play.
 
 use std::sync::Arc;
 
@@ -143,35 +144,69 @@ fn the_solver_says_a_value_is_independent_only_when_every_scoring_agrees() {
 }
 
 #[test]
-fn perfect_calls_a_searched_value_proven_only_when_every_scoring_agrees() {
+fn perfect_calls_a_searched_value_proven_exactly_when_every_scoring_agrees() {
     let rules: Rules = "ayoayo[capturing_seed_taken=false]".parse().unwrap();
     let db = Arc::new(Database::build(&rules, 5, None, true).unwrap().0);
     let mut solvers = solvers(&db);
     let mut perfect = Perfect::new(Arc::clone(&db), Budget::Nodes(1_000_000), 1);
-    let (mut proven, mut convention) = (0, 0);
+    let (mut proven, mut convention, mut settled, mut position_settled) = (0, 0, 0, 0);
     for r in (0..layer_size(6)).step_by(13) {
         let game = game_at(rules, unrank(6, r));
         let a = perfect.analyze(&game);
         if perfect.last_source() == Source::Fallback {
             continue;
         }
+        // Each move's value under the convention and at its most under any
+        // scoring of endless play.
+        let mut most = Vec::new();
         for (m, (_, child)) in a.moves.iter().zip(game.children()) {
             let b = bracket(&mut solvers, &child.normalized().board());
+            let value = m.value.proven().unwrap_or(0); // None: a draw
+            most.push(value + (b.convention - b.worst));
             match m.basis {
                 Basis::Proven(_) => {
                     proven += 1;
                     assert_eq!(b.worst, b.best, "{:?} of {r}", m.mv);
+                    // The convention's solver said it could depend on
+                    // endless play; the bracket shows it does not.
+                    if b.depends {
+                        settled += 1;
+                    }
                 }
-                Basis::Convention => convention += 1,
+                Basis::Convention => {
+                    convention += 1;
+                    assert!(b.worst < b.best, "{:?} of {r}", m.mv);
+                }
                 other => panic!("{other:?}"),
             }
         }
-        // The position is proven only when every move is.
+        // The position is proven when its best move's value is and no move
+        // is worth more under any scoring.
+        let best = a.value.proven().unwrap_or(0);
+        let best_proven = a
+            .moves
+            .iter()
+            .any(|m| Some(m.mv) == a.best && m.basis.is_proven() && m.value == a.value);
+        let expected = a.moves.is_empty() || (best_proven && most.iter().all(|&v| v <= best));
         assert_eq!(
             a.basis.is_proven(),
-            a.moves.iter().all(|m| m.basis.is_proven()),
-            "{r}"
+            expected,
+            "{r}: {:?} best {best} most {most:?} moves {:?}",
+            a.basis,
+            a.moves
+                .iter()
+                .map(|m| (m.mv, m.basis, m.value.proven()))
+                .collect::<Vec<_>>()
         );
+        if expected && !a.moves.iter().all(|m| m.basis.is_proven()) {
+            position_settled += 1;
+        }
     }
-    assert!(proven > 0 && convention > 0);
+    assert!(proven > 0 && convention > 0, "{proven} {convention}");
+    // Brackets settle values the convention's flag left open, and positions
+    // whose other moves stay open but cannot be worth more.
+    assert!(
+        settled > 0 && position_settled > 0,
+        "{settled} {position_settled}"
+    );
 }

@@ -121,13 +121,31 @@ fn rate(work: &mut Work, reps: u32) -> f64 {
     units as f64 / t.elapsed().as_secs_f64()
 }
 
-/// The `q`-quantile of `v` (sorted in place).
+/// The `q`-quantile of `v` (sorted in place), interpolated between the two
+/// nearest ranks as numpy's default (and bench/ab_python.py) does: the
+/// median of 2 rounds is their mean, not the larger (a nearest-rank
+/// quantile rounded half up gave the maximum of 2 and the upper middle of 4).
 fn quantile(v: &mut [f64], q: f64) -> f64 {
     v.sort_by(f64::total_cmp);
-    v[((v.len() - 1) as f64 * q).round() as usize]
+    let at = (v.len() - 1) as f64 * q;
+    let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+    v[lo] + (v[hi] - v[lo]) * (at - lo as f64)
+}
+
+/// `quantile` on small cases, checked on every run (CI runs this tool with
+/// 4 rounds).
+fn check_quantile() {
+    let q = |v: &[f64], q: f64| quantile(&mut v.to_vec(), q);
+    assert_eq!(q(&[2.0, 1.0], 0.5), 1.5);
+    assert_eq!(q(&[4.0, 1.0, 3.0, 2.0], 0.5), 2.5);
+    assert_eq!(q(&[4.0, 1.0, 3.0, 2.0], 0.25), 1.75);
+    assert_eq!(q(&[4.0, 1.0, 3.0, 2.0], 1.0), 4.0);
+    assert_eq!(q(&[3.0, 1.0, 2.0], 0.5), 2.0);
+    assert_eq!(q(&[5.0], 0.75), 5.0);
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    check_quantile();
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: ab_core playout|lean|rows PRESET [ROUNDS]";
     let (what, preset) = match args.as_slice() {

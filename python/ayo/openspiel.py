@@ -35,8 +35,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel
-from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from ayo._extras import missing_extra
+
+try:
+    import pyspiel
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame
+except ImportError as e:
+    raise missing_extra("openspiel", "openspiel", e) from None
 
 import ayo.display
 from ayo import AyoError, Game, Rules

@@ -20,7 +20,7 @@ only shapes it as PettingZoo's AEC API. Unlike PettingZoo's classic games, ``cop
 ``pickle`` keep a game in progress: the engine's ``Game`` carries its whole
 history.
 
-Requires the ``pettingzoo`` extra (``pip install "ayo[pettingzoo]"``).
+Requires the ``pettingzoo`` extra (``pip install ".[pettingzoo]"`` from a clone).
 """
 
 from __future__ import annotations
@@ -30,8 +30,14 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from ayo._extras import missing_extra
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as e:
+    raise missing_extra("pettingzoo", "pettingzoo", e) from None
 
 from ayo import display
 from ayo._args import real_arg, seed_arg

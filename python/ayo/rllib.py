@@ -44,17 +44,23 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-import torch
 from gymnasium import spaces
-from ray.rllib.callbacks.callbacks import RLlibCallback
-from ray.rllib.core.columns import Columns
-from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
-from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.env.multi_agent_env import MultiAgentEnv
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-    ActionMaskingTorchRLModule,
-)
+
+from ayo._extras import missing_extra
+
+try:
+    import torch
+    from ray.rllib.callbacks.callbacks import RLlibCallback
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+        ActionMaskingTorchRLModule,
+    )
+except ImportError as e:
+    raise missing_extra("rllib", "rllib", e) from None
 
 from ayo import display
 from ayo._ayo import EpisodeCore, EpisodeOverError, Game, Outcome, Rules

@@ -9,7 +9,7 @@ the same moves), hovering shows the engine's landing pit, undo takes back
 both moves and the keys 1 to 6 sow; a click on the two-player board passes
 the turn; a toggle and a preset change the third board's rules. A
 screenshot of each page and of the board is saved and its path printed
-(folder: ``AYO_SCREENSHOTS``/ayo-browser, default the temporary folder).
+(folder: ``AYO_SCREENSHOTS``/ayo-browser, default a new temporary folder).
 
 Run by ci/browser.sh (which installs Chromium when it is missing):
 ``python -m pytest tests/browser``.
@@ -17,6 +17,7 @@ Run by ci/browser.sh (which installs Chromium when it is missing):
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -161,10 +162,19 @@ def browser() -> Iterator[Browser]:
             chromium.close()
 
 
+@functools.cache
+def _screenshot_folder() -> Path:
+    """``AYO_SCREENSHOTS``/ayo-browser (ci/browser.sh: in target/), else a
+    new temporary folder of this run's own."""
+    base = os.environ.get("AYO_SCREENSHOTS") or tempfile.mkdtemp(prefix="ayo-screenshots-")
+    folder = Path(base) / "ayo-browser"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def _screenshot(target: Page | Locator, name: str) -> Path:
     """Save a screenshot of the page or of one element; print its path."""
-    folder = Path(os.environ.get("AYO_SCREENSHOTS") or tempfile.gettempdir()) / "ayo-browser"
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = _screenshot_folder()
     path = folder / name
     target.screenshot(path=str(path))
     print(f"screenshot: {path}")

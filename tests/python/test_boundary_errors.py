@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ from ayo.vector import AyoVectorEnv
 
 SURROGATE = "\ud800"
 BIG = [-1, 2**64, 2**200, -(2**200)]
+#: A perft of the Oware start that takes seconds (and ends) on any machine.
+PERFT_DEPTH = 12
 
 
 def played_game() -> ayo.Game:
@@ -57,14 +60,24 @@ def test_perft_bool_depth() -> None:
 
 
 def test_perft_interruptible() -> None:
-    """Ctrl-C (SIGINT) stops a long perft between root children."""
+    """Ctrl-C (SIGINT) stops a long perft between root children.
+
+    The test installs Python's SIGINT handler itself: a process started with
+    SIGINT ignored (``nohup``, ``&`` in a script) has none. The perft has a
+    bound of its own (depth PERFT_DEPTH takes well over the interrupt's delay
+    but ends), so a signal that is not seen fails the test instead of hanging.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
+    start = time.monotonic()
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            ayo.perft("oware", 30)
+            ayo.perft("oware", PERFT_DEPTH)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert time.monotonic() - start < 5.0
 
 
 @pytest.mark.parametrize("seed", BIG)

@@ -19,6 +19,7 @@ from cli_run import ayo_command as run
 from ayo import Game, Rules
 from ayo.ai import Player
 from ayo.cli import main
+from ayo.cli.analyze import move_text, signed
 from ayo.cli.common import describe_outcome, make_rules, pit_words
 from ayo.cli.keys import _tokens
 from ayo.cli.play import HINT_LEVEL
@@ -139,16 +140,19 @@ def test_analyze_prints_the_players_analysis(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     a = Player("5").analyze(game)
     assert a.best is not None
-    assert f"Best move: {a.best + 1} (North), value {a.text}" in proc.stdout
+    assert a.basis == "search"
+    headline = f"Best move: {a.best + 1} (North); {a.label}: {signed(a.value)} for North,"
+    assert headline in proc.stdout
     pv = " ".join(str(x + 1) for x in a.pv)
     assert f"Principal variation: {pv}" in proc.stdout
     listed = re.findall(r"^ {2}(\d): +(\S.*?) \(([^)]+)\)", proc.stdout, re.M)
     assert [int(n) - 1 for n, _, _ in listed] == game.legal_moves()
-    assert [(t, b) for _, t, b in listed] == [(m.text, m.label) for m in a.moves]
+    assert [(t, b) for _, t, b in listed] == [(signed(m.value), m.label) for m in a.moves]
     deep = run(["analyze", record, "--level", "alphabeta:depth=8"], tmp_path)
     b = Player.from_kind("alphabeta", depth=8).analyze(game)
     assert b.best is not None
-    assert f"Best move: {b.best + 1} (North), value {b.text}" in deep.stdout
+    headline = f"Best move: {b.best + 1} (North); {b.label}: {signed(b.value)} for North,"
+    assert headline in deep.stdout
     assert "depth 8," in deep.stdout
 
 
@@ -203,7 +207,8 @@ def test_line_mode_bad_commands_get_a_hint_and_quit_leaves(tmp_path: Path) -> No
     assert "'foo' is not a command" in proc.stdout
     best = Player(HINT_LEVEL, seed=1).analyze(game)
     assert best.best is not None
-    assert f"Hint: play {best.best + 1} (value {best.text} seeds" in proc.stdout
+    value = move_text(best.text, best.value, best.basis)
+    assert f"Hint: play {best.best + 1} (value {value} seeds" in proc.stdout
     assert "You left the game" in proc.stdout
     assert not (tmp_path / "data" / "scores.json").exists()
 

@@ -13,6 +13,7 @@ from cli_run import ayo_command as ayo_cli
 import ayo
 from ayo import Database, Game
 from ayo.ai import Player, levels
+from ayo.cli.analyze import move_text, signed
 from ayo.envs import AyoEnv
 
 
@@ -173,10 +174,14 @@ def test_the_opening_searched_to_a_depth_is_not_called_exact(tmp_path: Path) -> 
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "exact" not in out
-    assert "proven" not in out.replace("Not proven", "")
-    assert f"Best move: {a.best + 1} (South), value {a.text} for South ({a.label})." in out
+    assert "proven" not in out.replace("Not proven", "").replace("not proven", "")
+    # A search's value is a number, never the words of a result ("win by 24").
+    assert "win by" not in out
+    assert "lose by" not in out
+    best = f"{a.label}: {signed(a.value)} for South, not proven"
+    assert f"Best move: {a.best + 1} (South); {best}." in out
     for m in a.moves:
-        assert f"  {m.action + 1}: {m.text:>12} ({a.label})" in out
+        assert f"  {m.action + 1}: {signed(m.value):>12} ({a.label})" in out
     assert f"Not proven: the search looks {a.depth} plies ahead" in out
     # MCTS gives estimates.
     e = Player.from_kind("mcts", nodes=200, seed=1).analyze(game)
@@ -245,12 +250,13 @@ def test_the_perfect_hint_at_the_opening_says_it_fell_back(
         "h\nq\n",
     )
     assert proc.returncode == 0, proc.stderr
-    assert f"Hint: play {a.best + 1} (value {a.text} seeds; {a.label})." in proc.stdout
+    value = move_text(a.text, a.value, a.basis)
+    assert f"Hint: play {a.best + 1} (value {value} seeds; {a.label})." in proc.stdout
     assert fell_back in " ".join(proc.stdout.split())
     assert "exact" not in proc.stdout.replace("exact search", "")
     proc = ayo_cli(["analyze", START, "--level", "perfect", "--db", str(small_databases)], tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert f"({a.label})." in proc.stdout
+    assert f"; {a.label}: {signed(a.value)} for South, not proven." in proc.stdout
     assert fell_back in proc.stdout
 
 

@@ -349,7 +349,16 @@ def started(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        # SIGINT as a terminal's Ctrl-C finds it, even when the tests run
+        # with SIGINT ignored (under nohup, or `&` in a script): Python
+        # installs its KeyboardInterrupt handler only over the default.
+        preexec_fn=default_sigint,
     )
+
+
+def default_sigint() -> None:
+    """Restores SIGINT's default action (in a child, before it runs ayo)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_closed_streams_and_a_closed_pipe(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import pytest
 
 from ayo import Game
 from ayo.ai import Player
+from ayo.cli.analyze import move_text
 from ayo.cli.common import describe_outcome, pit_words
 from ayo.cli.move_words import preview_words
 from ayo.cli.play import HINT_LEVEL, TWO_PLAYER_NAMES
@@ -101,7 +102,8 @@ def test_cursor_landing_bad_key_hint_undo_and_quit(tmp_path: Path) -> None:
     child.send("h")
     hint = Player(HINT_LEVEL, seed=5).analyze(game)
     assert hint.best is not None
-    child.expect(re.escape(f"Hint: play {hint.best + 1} (value {hint.text} seeds"))
+    value = move_text(hint.text, hint.value, hint.basis)
+    child.expect(re.escape(f"Hint: play {hint.best + 1} (value {value} seeds"))
     # The hint moves the cursor to the best move: Enter plays it.
     child.send("\r")
     child.expect("thinking")

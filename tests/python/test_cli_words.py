@@ -236,6 +236,32 @@ def test_messages_wrap_between_words_only(monkeypatch: pytest.MonkeyPatch) -> No
     ]
 
 
+def test_a_terminal_too_narrow_for_the_board_is_told_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game("ayo")
+    view = View(board=tuple(game.board), stores=tuple(game.stores), bottom=0)
+    for color in (False, True):
+        board = draw(view, Style.make(color))
+        widest = max(len(re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", line)) for line in board)
+        for columns in (widest + 1, widest, 40, 20):
+            out = _Terminal(columns)
+            screen = Screen(out, Style.make(color), clear=True)
+            monkeypatch.setattr(screen, "width", lambda out=out: out.columns)
+            screen.show(["Ayo", *board, "", "your move (1-6, u, h, q)"])
+            shown = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out.getvalue()).split("\n")
+            # Nothing the terminal would wrap: every line fits.
+            assert all(len(line) < columns for line in shown), (columns, shown)
+            if columns > 25:  # the prompt fits
+                assert "your move (1-6, u, h, q)" in shown
+            told = f"at least {widest + 1} columns wide; this one has {columns}."
+            if columns > widest:
+                assert "columns wide" not in out.getvalue()
+                assert len(shown) > len(board)
+            else:
+                assert told in " ".join(" ".join(shown).split()), shown
+                # None of the board, rather than some of it.
+                assert not any(line in shown for line in board if line.strip())
+
+
 # ---------------------------------------------------------------- levels
 
 

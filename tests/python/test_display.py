@@ -173,6 +173,20 @@ def test_frames_show_a_forfeited_grand_slam() -> None:
     assert list(frames[-1].stores) == stores
 
 
+def test_frames_after_a_collect_in_the_middle_of_a_lap() -> None:
+    # North relays 8 from its pit 2; the sixth seed makes 4 in South's pit 2
+    # (collected), and the lap goes on with the 2 seeds still in hand.
+    game = ayo.Game(position="ayo 6,2,7,1,6,1/6,6,6,0,1,6 0-0 n 1 1")
+    captions = [f.caption for f in display.frames(game, 0)]
+    lift = "relay: lift 8 from North's pit 2, sow North's pits 3 to 6 and South's pits 1 to 2"
+    i = captions.index(lift)
+    assert captions[i + 1] == "South's pit 2 made 4: North takes them"
+    assert captions[i + 2] == "2 seeds still in hand, sow South's pits 3 to 4"
+    assert sum("lift 8 from" in c for c in captions) == 1
+    assert sum("lift 9 from" in c for c in captions) == 1
+    assert "7 seeds still in hand, sow North's pit 6 and South's pits 1 to 6" in captions
+
+
 def test_sowing_frames_strip() -> None:
     game = ayo.Game("ayoayo")
     drawing = display.sowing_frames(game, 2, columns=2)

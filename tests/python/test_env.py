@@ -5,8 +5,6 @@ from __future__ import annotations
 import copy
 import doctest
 import pickle
-import re
-from pathlib import Path
 from typing import Any, Literal
 
 import gymnasium
@@ -578,18 +576,6 @@ def test_computer_player_as_opponent() -> None:
     assert [pit - 6 for pit in game.moves if pit >= 6] == replies
     assert terminated
     assert info["outcome"] == game.outcome
-
-
-def test_environment_docs_run(capsys: pytest.CaptureFixture[str]) -> None:
-    """Every Python block of docs/environments.md runs, in order, in one namespace."""
-    doc = Path(__file__).resolve().parents[2] / "docs" / "environments.md"
-    blocks = re.findall(r"^```python\n(.*?)^```", doc.read_text(encoding="utf-8"), re.S | re.M)
-    assert len(blocks) >= 3
-    namespace: dict[str, Any] = {"__name__": "__docs__"}
-    for i, code in enumerate(blocks):
-        exec(compile(code, f"docs/environments.md block {i + 1}", "exec"), namespace)
-    out = capsys.readouterr().out
-    assert "frozen policy opened with []" in out
 
 
 def test_docstring_examples() -> None:

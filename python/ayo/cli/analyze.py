@@ -2,7 +2,9 @@
 
 The analysis comes from :mod:`ayo.ai` (:meth:`ayo.ai.Player.analyze`); each
 value is printed with its basis, so that only what the databases or a
-complete search prove is called proven, and a depth-limited search says so.
+complete search prove is called proven, and a depth-limited search says so:
+its value is a number ("search, depth 9: +24 for North, not proven"), never
+the words of a result ("win by 24").
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from ayo.cli.board import Style
 from ayo.cli.common import SEAT_NAMES, UsageError, describe_outcome
 from ayo.cli.printout import print_board
 
-__all__ = ["analyze", "fallback_words", "game_from_position"]
+__all__ = ["analyze", "fallback_words", "game_from_position", "move_text", "signed"]
 
 
 def game_from_position(text: str) -> Game:
@@ -36,21 +38,38 @@ def fallback_words(player: Player) -> str | None:
     )
 
 
+def signed(value: float) -> str:
+    """A search's value in seeds, signed: ``+24``, ``-0.75``."""
+    return f"{value:+.0f}" if value == int(value) else f"{value:+.2f}"
+
+
+def move_text(text: str, value: float, basis: str) -> str:
+    """A move's value: a depth-limited search's as a number, never in the
+    words of a result (``win by 24``) that it has not proven."""
+    return signed(value) if basis == "search" else text
+
+
 def _analysis_lines(game: Game, a: Analysis, player: Player) -> list[str]:
     mover = SEAT_NAMES[game.to_move]
     if a.best is None:
         return [f"No move to analyse: {a.text} for {mover}."]
     pv = " ".join(str(x + 1) for x in a.pv)
     by = f"{'level ' if player.level and player.kind != 'perfect' else ''}{player.name}"
+    if a.basis == "search":
+        best = f"{a.label}: {signed(a.value)} for {mover}, not proven"
+        headline = f"Best move: {a.best + 1} ({mover}); {best}."
+    else:
+        headline = f"Best move: {a.best + 1} ({mover}), value {a.text} for {mover} ({a.label})."
     lines = [
         f"Analysis by {by}: depth {a.depth}, {a.nodes} nodes.",
-        f"Best move: {a.best + 1} ({mover}), value {a.text} for {mover} ({a.label}).",
+        headline,
         f"Principal variation: {pv}",
         "Each legal move:",
     ]
     for m in a.moves:
         mark = "  <- best" if m.action == a.best else ""
-        lines.append(f"  {m.action + 1}: {m.text:>12} ({m.label}){mark}")
+        text = move_text(m.text, m.value, m.basis)
+        lines.append(f"  {m.action + 1}: {text:>12} ({m.label}){mark}")
     if a.basis == "search":
         lines.append(
             f"Not proven: the search looks {a.depth} plies ahead and estimates "

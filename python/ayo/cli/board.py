@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 __all__ = [
+    "BoardLine",
     "Style",
     "View",
     "draw",
@@ -220,4 +221,11 @@ def draw(view: View, style: Style) -> list[str]:
     ]
     if view.hand:
         lines.append(f"{pad}in hand: {view.hand}")
-    return [line.rstrip() for line in lines]
+    return [BoardLine(line.rstrip()) for line in lines]
+
+
+class BoardLine(str):
+    """A line of the drawn board: a terminal too narrow for the board leaves
+    out all of them, not some (:meth:`ayo.cli.screen.Screen.fit`)."""
+
+    __slots__ = ()

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ayo import Game, Outcome, Rules
 from ayo.ai import Player
-from ayo.cli.analyze import fallback_words
+from ayo.cli.analyze import fallback_words, move_text
 from ayo.cli.animation import animate
 from ayo.cli.board import View, draw
 from ayo.cli.common import describe_outcome
@@ -172,10 +172,13 @@ class Session:
             self.message = ["No hint: there is no move to play."]
             return
         self.cursor = a.best
-        others = ", ".join(f"{m.action + 1}:{KEEP}{m.text}" for m in a.moves)
+        others = ", ".join(
+            f"{m.action + 1}:{KEEP}{move_text(m.text, m.value, m.basis)}" for m in a.moves
+        )
         pv = " ".join(str(x + 1) for x in a.pv)
+        value = move_text(a.text, a.value, a.basis)
         self.message = [
-            f"Hint: play {a.best + 1} (value {a.text} seeds; {a.label}).",
+            f"Hint: play {a.best + 1} (value {value} seeds; {a.label}).",
             f"  Expected line: {pv}. Each move: {others}.",
         ]
         fallback = fallback_words(player)

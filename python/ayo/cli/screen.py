@@ -7,7 +7,7 @@ import re
 import textwrap
 from typing import TextIO
 
-from ayo.cli.board import Style
+from ayo.cli.board import BoardLine, Style
 
 __all__ = ["KEEP", "Screen"]
 
@@ -16,6 +16,9 @@ KEEP = "\u00a0"
 
 # A narrower terminal still gets whole words, one or two a line.
 _MIN_WIDTH = 20
+
+# An ANSI colour or style sequence (no width on the screen).
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 # A pit's name stays whole: "pit 3", "pits 2 to 5".
 _PIT = re.compile(r"\b(pits?) (\d+)(?: to (\d+))?")
@@ -66,8 +69,33 @@ class Screen:
         )
         return [line.replace(KEEP, " ") for line in lines] or [""]
 
+    def fit(self, lines: list[str]) -> list[str]:
+        """``lines`` as they can be shown. On a terminal too narrow for the
+        board (about 57 columns), which would wrap it into a garble, the
+        board's lines give way to one note saying so; the rest (messages,
+        the prompt) stay."""
+        width = self.width()
+        if width is None:
+            return lines
+        widest = max((len(_ANSI.sub("", x)) for x in lines), default=0)
+        if widest < width:
+            return lines
+        out: list[str] = []
+        noted = False
+        for line in lines:
+            if not isinstance(line, BoardLine) and len(_ANSI.sub("", line)) < width:
+                out.append(line)
+            elif not noted:
+                noted = True
+                out += self.wrap(
+                    f"(The board needs a terminal at least {widest + 1} columns wide; "
+                    f"this one has {width}. Widen it to see the board; the keys still work.)"
+                )
+        return out
+
     def show(self, lines: list[str]) -> None:
-        """Draw ``lines`` as the new screen."""
+        """Draw ``lines`` as the new screen (see :meth:`fit`)."""
+        lines = self.fit(lines)
         if self.clear:
             self.out.write("\x1b[H\x1b[2J")
         self.out.write("\n".join(lines) + "\n")

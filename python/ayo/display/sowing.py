@@ -81,10 +81,14 @@ def _replay(
         frames.append(Frame(tuple(board), (stores[0], stores[1]), hand, caption, tuple(pits)))
 
     def flush_lap() -> None:
-        nonlocal sown
+        nonlocal sown, lap_caption
         if sown:
             emit(f"{lap_caption}, sow {pit_runs(sown, names)}", sown)
             sown = []
+        # A capture or a collect in the middle of a lap: the lap goes on with
+        # the seeds still in hand, not with a second lift.
+        if hand:
+            lap_caption = f"{hand} {'seed' if hand == 1 else 'seeds'} still in hand"
 
     for ev in events:
         kind = ev["event"]

@@ -134,9 +134,9 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             at the end the final scores (after any end-of-game share-out of the
             seeds left on the board) are used, so an episode's return is the
             final margin in seeds (or the store margin when it is truncated).
-        illegal_action: ``"raise"`` (default: :class:`ayo.IllegalMoveError`,
-            nothing changes) or ``"penalize"`` (reward ``illegal_penalty``, the
-            episode terminates with ``info["illegal_action"]`` set).
+        illegal_action: ``"penalize"`` (default: reward ``illegal_penalty``,
+            the episode terminates with ``info["illegal_action"]`` set) or
+            ``"raise"`` (:class:`ayo.IllegalMoveError`, nothing changes).
         illegal_penalty: the reward of an illegal action when penalized.
         render_mode: ``None``, ``"ansi"`` (text board) or ``"rgb_array"``
             (``uint8`` image drawn with numpy).
