@@ -504,9 +504,7 @@ class Board(anywidget.AnyWidget):
                 continue
             super().set_state({name: checked})
 
-    def _on_message(
-        self, _widget: object, content: object, _buffers: Sequence[Any]
-    ) -> None:
+    def _on_message(self, _widget: object, content: object, _buffers: Sequence[Any]) -> None:
         """A request from the browser: play a pit, undo, or start a new game.
 
         Anything else (not a dict, an unknown ``kind``) is logged and ignored.

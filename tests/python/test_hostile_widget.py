@@ -73,8 +73,10 @@ def settings_of(board: Board) -> dict[str, Any]:
 def assert_valid(board: Board) -> None:
     assert board.preset in ayo.Rules.presets()
     assert board.opponent in [*Player.levels(), TWO_PLAYERS]
-    assert board.human in (0, 1) and not isinstance(board.human, bool)
-    assert isinstance(board.delay, float) and 0 <= board.delay <= 10
+    assert board.human in (0, 1)
+    assert not isinstance(board.human, bool)
+    assert isinstance(board.delay, float)
+    assert 0 <= board.delay <= 10
     for name in ("relay", "collect_four", "sweep", "feed"):
         assert isinstance(getattr(board, name), bool)
     assert board.view["rules"] == str(board.rules)
@@ -96,7 +98,8 @@ def test_any_trait_update_keeps_a_valid_board(board: Board, name: str, value: An
     update(board, {name: value})
     assert_valid(board)
     if name in SENT:
-        assert board.view == view and board.game.moves == moves
+        assert board.view == view
+        assert board.game.moves == moves
         return
     after = getattr(board, name)
     if after == before[name] and board.game.moves == moves:
@@ -109,8 +112,17 @@ def test_any_trait_update_keeps_a_valid_board(board: Board, name: str, value: An
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("human", 7), ("human", True), ("preset", "nope"), ("opponent", "zz"), ("delay", -1.0),
-     ("delay", float("nan")), ("human", "1"), ("relay", "yes"), ("preset", None)],
+    [
+        ("human", 7),
+        ("human", True),
+        ("preset", "nope"),
+        ("opponent", "zz"),
+        ("delay", -1.0),
+        ("delay", float("nan")),
+        ("human", "1"),
+        ("relay", "yes"),
+        ("preset", None),
+    ],
 )
 def test_the_issues_values_are_refused_and_the_game_kept(
     board: Board, name: str, value: Any, caplog: pytest.LogCaptureFixture
@@ -120,7 +132,8 @@ def test_the_issues_values_are_refused_and_the_game_kept(
     with caplog.at_level(logging.WARNING, logger="ayo.widget"):
         update(board, {name: value})
     assert settings_of(board) == before
-    assert board.game.moves == moves and moves
+    assert board.game.moves == moves
+    assert moves
     assert board.names == ("You", "Computer")  # the person still plays one side
     assert board.message.startswith("Setting refused")
     assert board.view["message"] == board.message
