@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ayo.openspiel as ayo_openspiel
-from ayo import AyoError
+from ayo import AyoError, Game
 from ayo._ayo import EpisodeCore
 from ayo.vector import AyoVectorEnv
 
@@ -268,3 +268,36 @@ def test_the_issues_action_strings_are_refused() -> None:
     for player, action in ((5, 3), (0, 99)):
         with pytest.raises(AyoError):
             state.action_to_string(player, action)
+
+
+# --- Game ---------------------------------------------------------------------------
+
+
+def game_records() -> st.SearchStrategy[str]:
+    """Records of real games, then cut or edited at random."""
+    return st.builds(
+        lambda preset, n, cut, junk: played_core(preset, n).game.record()[:cut] + junk,
+        st.sampled_from(PRESETS),
+        st.integers(0, 20),
+        st.integers(0, 400),
+        st.sampled_from(["", " 7", " 1 1 1", "x", "\x00", " | 2"]),
+    )
+
+
+@FAST
+@given(
+    record=game_records(),
+    cap=st.one_of(st.none(), st.integers(-1, 40), st.sampled_from([2**32 - 1, 2**32, 2**64])),
+)
+def test_game_setstate_answers_or_refuses_and_keeps_the_game(record: str, cap: int | None) -> None:
+    game = Game("oware")
+    game.play(2)
+    before = game.__getstate__()
+    try:
+        game.__setstate__((record, cap))
+    except AyoError:
+        assert game.__getstate__() == before
+        return
+    assert game.__getstate__()[1] == cap
+    if cap is not None:
+        assert game.ply <= cap or game.is_over
