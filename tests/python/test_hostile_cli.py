@@ -316,3 +316,29 @@ def test_builds_go_on_with_standard_error_full(call: str) -> None:
         )
     assert result.returncode == 0
     assert result.stdout == "done\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["-c", "import ayo; ayo.Database.build('ayoayo', 3, progress=True); print('done')"],
+        ["-m", "ayo.cli", "solve", "build", "--rules", "ayoayo", "--max-seeds", "3"],
+    ],
+)
+def test_builds_go_on_with_standard_error_a_closed_pipe(tmp_path: Path, argv: list[str]) -> None:
+    read, write = os.pipe()
+    os.close(read)  # nobody reads standard error: each write fails (EPIPE)
+    try:
+        result = subprocess.run(
+            [sys.executable, *argv, *(["--dir", str(tmp_path / "db")] if "-m" in argv else [])],
+            stdout=subprocess.PIPE,
+            stderr=write,
+            text=True,
+            env=dict(os.environ, AYO_DATA_DIR=str(tmp_path / "data")),
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[-1].startswith(("done", "built"))
