@@ -75,9 +75,11 @@ def test_an_opponent_must_return_an_int(reply: Any) -> None:
     env.reset(seed=0, options={"agent_seat": 0})
     is_int = isinstance(reply, (int, np.integer)) and not isinstance(reply, (bool, np.bool_))
     if not is_int:
+        before = env._core.game.record()
         with pytest.raises(AyoError, match="opponent") as e:
             env.step(0)
         assert not isinstance(e.value, IllegalMoveError)
+        assert env._core.game.record() == before  # the agent's move taken back
         return
     # An int is a move: the engine plays it, or refuses it as illegal.
     with contextlib.suppress(IllegalMoveError):
