@@ -627,7 +627,9 @@ impl Database {
         Ok((Database { rules, key, layers }, reports))
     }
 
-    /// Loads the finished layers `0..=max_seeds` of `rules` from `dir`.
+    /// Loads the finished layers `0..=max_seeds` of `rules` from `dir`
+    /// (`max_seeds` at most [`MAX_DATABASE_SEEDS`], else
+    /// [`DbError::LayerTooLarge`] before any file is looked at).
     pub fn open(rules: &Rules, max_seeds: usize, dir: &Path) -> Result<Database, DbError> {
         let rules = solve_rules(rules)?;
         check_max_seeds(max_seeds, MAX_DATABASE_SEEDS)?;

@@ -388,7 +388,8 @@ impl CountedDatabase {
     }
 
     /// Loads the layers [`CountedDatabase::layers_needed`] for `max_seeds`
-    /// of `rules` from `dir`.
+    /// of `rules` from `dir` (`max_seeds` at most [`MAX_COUNTED_SEEDS`],
+    /// else [`DbError::LayerTooLarge`] before anything is sized by it).
     pub fn open(rules: &Rules, max_seeds: usize, dir: &Path) -> Result<CountedDatabase, DbError> {
         let rules = counted_rules(rules)?;
         check_max_seeds(max_seeds, MAX_COUNTED_SEEDS)?;
