@@ -498,9 +498,11 @@ class Board(anywidget.AnyWidget):
             except (AyoError, traitlets.TraitError) as e:
                 why = str(e) if isinstance(e, AyoError) else f"{name} cannot be {value!r}"
                 _log.warning("refused %s=%r from the browser: %s", name, value, why)
+                # The restored value first: the page redraws its settings
+                # from the model when the new view arrives.
+                self.send_state(name)
                 self._message = f"Setting refused: {why}."
                 self._publish()
-                self.send_state(name)
                 continue
             super().set_state({name: checked})
 
