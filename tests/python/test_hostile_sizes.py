@@ -8,6 +8,7 @@ is allocated or any file is looked at.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 import ayo
 from ayo import AyoError, CountedDatabase, Database, DatabaseError
-from ayo._ayo import thread_count
+from ayo._ayo import EpisodeCore, thread_count
 from ayo.ai import Player
 
 # Values up to 2**64 and beyond, with the edges of every integer width.
@@ -174,3 +175,29 @@ def test_database_and_counted_nodes_are_answers_or_refusals(small_db: Database, 
     else:
         with pytest.raises(AyoError, match="nodes"):
             small_db.value(game, nodes=v)
+
+
+def _set_ply_cap(v: int) -> object:
+    game = ayo.Game("oware")
+    game.ply_cap = v
+    return game
+
+
+# Every other size or count a constructor or setter takes: an answer or an
+# AyoError, never an OverflowError, a panic or an abort.
+SIZED = {
+    "EpisodeCore max_steps": lambda v: EpisodeCore("oware", max_steps=v),
+    "Game.ply_cap": _set_ply_cap,
+    "Rules seeds_per_pit": lambda v: ayo.Rules("oware").replace(seeds_per_pit=v),
+    "Rules move_limit": lambda v: ayo.Rules("olopon").replace(move_limit=v),
+    "Rules target": lambda v: ayo.Rules("ayo").replace(target=v),
+    "Player seed": lambda v: Player("1", seed=v),
+    "Outcome scores": lambda v: ayo.Outcome(0, "target", (v, 0)),
+}
+
+
+@FAST
+@given(name=st.sampled_from(sorted(SIZED)), v=ANY_INT)
+def test_every_other_size_is_an_answer_or_an_ayo_error(name: str, v: int) -> None:
+    with contextlib.suppress(AyoError):
+        SIZED[name](v)
