@@ -9,6 +9,7 @@ is allocated or any file is looked at.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -185,7 +186,7 @@ def _set_ply_cap(v: int) -> object:
 
 # Every other size or count a constructor or setter takes: an answer or an
 # AyoError, never an OverflowError, a panic or an abort.
-SIZED = {
+SIZED: dict[str, Callable[[int], object]] = {
     "EpisodeCore max_steps": lambda v: EpisodeCore("oware", max_steps=v),
     "Game.ply_cap": _set_ply_cap,
     "Rules seeds_per_pit": lambda v: ayo.Rules("oware").replace(seeds_per_pit=v),
