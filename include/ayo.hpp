@@ -114,6 +114,18 @@ inline std::string message_of(ayo_result code) {
   throw Error(code, detail_text.empty() ? message_of(code) : detail_text);
 }
 
+/** `s` as a C string for argument `what`: a string with a NUL byte in it
+ *  would be cut there by the C API (`"oware\0junk"` read as `"oware"`), so
+ *  it is refused with AYO_RESULT_INVALID_ARGUMENT instead. */
+inline const char *c_arg(const std::string &s, const char *what) {
+  const std::size_t at = s.find('\0');
+  if (at != std::string::npos) {
+    throw Error(AYO_RESULT_INVALID_ARGUMENT,
+                std::string(what) + " holds a NUL byte at offset " + std::to_string(at));
+  }
+  return s.c_str();
+}
+
 /** Checks the result of a call that keeps no detail. */
 inline void check(ayo_result r) {
   if (r != AYO_RESULT_OK) fail(r, std::string());
@@ -208,7 +220,7 @@ class Rules {
   /** The rules of a preset: "ayoayo", "ayo", "olopon" or "oware". */
   explicit Rules(const std::string &preset) {
     ayo_rules *r = nullptr;
-    detail::check(ayo_rules_new_preset(preset.c_str(), &r));
+    detail::check(ayo_rules_new_preset(detail::c_arg(preset, "preset"), &r));
     h_ = Owner(r);
   }
 
@@ -231,21 +243,21 @@ class Rules {
   /** Sets one parameter from its text form, e.g. ("capture", "two_three");
    *  the whole set is checked, and unchanged on failure. */
   void set(const std::string &key, const std::string &value) {
-    check(ayo_rules_set(get(), key.c_str(), value.c_str()));
+    check(ayo_rules_set(get(), detail::c_arg(key, "key"), detail::c_arg(value, "value")));
   }
 
   /** The text form of parameter `key` (as `set` takes it). */
   std::string param(const std::string &key) const {
     std::string out;
     ayo_result r = detail::fetch_text(
-        [&](char *b, std::size_t l, std::size_t *w) { return ayo_rules_get(get(), key.c_str(), b, l, w); }, out);
+        [&](char *b, std::size_t l, std::size_t *w) { return ayo_rules_get(get(), detail::c_arg(key, "key"), b, l, w); }, out);
     if (r == AYO_RESULT_UNKNOWN_PARAM) detail::fail(r, "unknown rule parameter `" + key + "`");
     detail::check(r);
     return out;
   }
 
   /** Replaces the rules with those of a rules record. */
-  void load_text(const std::string &record) { check(ayo_rules_load_text(get(), record.c_str())); }
+  void load_text(const std::string &record) { check(ayo_rules_load_text(get(), detail::c_arg(record, "record"))); }
 
   /** The rules record: the preset with the fewest overrides. */
   std::string text() const {
@@ -329,9 +341,9 @@ class Game {
   }
 
   /** Replaces the game with one starting at a position record. */
-  void load_position(const std::string &position) { check(ayo_game_load_position(get(), position.c_str())); }
+  void load_position(const std::string &position) { check(ayo_game_load_position(get(), detail::c_arg(position, "position"))); }
   /** Replaces the game with the game of a game record. */
-  void load_record(const std::string &record) { check(ayo_game_load_record(get(), record.c_str())); }
+  void load_record(const std::string &record) { check(ayo_game_load_record(get(), detail::c_arg(record, "record"))); }
   /** Replaces the game with one starting at `setup`, under the same rules. */
   void load_setup(const ayo_setup &setup) { check(ayo_game_load_setup(get(), &setup)); }
 
@@ -460,14 +472,14 @@ class Database {
   /** Loads every consecutive layer of `rules` found in `dir`. */
   static Database open(const Rules &rules, const std::string &dir) {
     ayo_database *d = nullptr;
-    detail::check_database(ayo_database_open(rules.get(), dir.c_str(), &d));
+    detail::check_database(ayo_database_open(rules.get(), detail::c_arg(dir, "dir"), &d));
     return Database(d);
   }
 
   /** Loads exactly the layers 0 to `max_seeds` of `rules` from `dir`. */
   static Database open_up_to(const Rules &rules, const std::string &dir, uint32_t max_seeds) {
     ayo_database *d = nullptr;
-    detail::check_database(ayo_database_open_up_to(rules.get(), dir.c_str(), max_seeds, &d));
+    detail::check_database(ayo_database_open_up_to(rules.get(), detail::c_arg(dir, "dir"), max_seeds, &d));
     return Database(d);
   }
 
@@ -475,7 +487,7 @@ class Database {
    *  them, on `threads` threads (0: one per core). */
   static Database build(const Rules &rules, uint32_t max_seeds, const std::string &dir, uint32_t threads = 0) {
     ayo_database *d = nullptr;
-    detail::check_database(ayo_database_build(rules.get(), max_seeds, dir.c_str(), threads, &d));
+    detail::check_database(ayo_database_build(rules.get(), max_seeds, detail::c_arg(dir, "dir"), threads, &d));
     return Database(d);
   }
 
@@ -528,7 +540,7 @@ class CountedDatabase {
   /** Loads the layers a database for `max_seeds` seeds needs from `dir`. */
   static CountedDatabase open(const Rules &rules, uint32_t max_seeds, const std::string &dir) {
     ayo_counted_database *d = nullptr;
-    detail::check_database(ayo_counted_database_open(rules.get(), max_seeds, dir.c_str(), &d));
+    detail::check_database(ayo_counted_database_open(rules.get(), max_seeds, detail::c_arg(dir, "dir"), &d));
     return CountedDatabase(d);
   }
 
@@ -537,7 +549,7 @@ class CountedDatabase {
   static CountedDatabase build(const Rules &rules, uint32_t max_seeds, const std::string &dir,
                                uint32_t threads = 0) {
     ayo_counted_database *d = nullptr;
-    detail::check_database(ayo_counted_database_build(rules.get(), max_seeds, dir.c_str(), threads, &d));
+    detail::check_database(ayo_counted_database_build(rules.get(), max_seeds, detail::c_arg(dir, "dir"), threads, &d));
     return CountedDatabase(d);
   }
 
@@ -600,7 +612,7 @@ class Player {
   /** The player of a level: "1" to "8" or "max". */
   static Player level(const std::string &level, uint64_t seed = 0) {
     ayo_player *p = nullptr;
-    detail::check(ayo_player_new_level(level.c_str(), seed, &p));
+    detail::check(ayo_player_new_level(detail::c_arg(level, "level"), seed, &p));
     return Player(p);
   }
 

@@ -235,12 +235,18 @@ fn run_avx512<L: Loop>(work: L) -> L::Output {
 }
 
 /// The kernel the environment variable [`KERNEL_ENV`] asks for (the best
-/// the CPU has when it is unset or empty), or why it cannot be had. Read once.
+/// the CPU has when it is unset or empty), or why it cannot be had (a value
+/// that is not UTF-8 is an unknown name). Read once.
 pub fn configured() -> Result<Kernel, KernelError> {
     static CONFIGURED: OnceLock<Result<Kernel, KernelError>> = OnceLock::new();
     CONFIGURED
         .get_or_init(|| match std::env::var(KERNEL_ENV) {
             Ok(name) if !name.trim().is_empty() => Kernel::named(&name, KERNEL_ENV),
+            // Not text at all: no kernel's name, refused as any unknown name.
+            Err(std::env::VarError::NotUnicode(raw)) => Err(KernelError::Unknown {
+                name: raw.to_string_lossy().into_owned(),
+                source_name: KERNEL_ENV,
+            }),
             _ => Ok(Kernel::best()),
         })
         .clone()

@@ -219,3 +219,52 @@ fn the_same_seed_gives_the_same_episodes() {
     assert_eq!(run(9), run(9));
     assert_ne!(run(9), run(10));
 }
+
+/// Issue #37: a restored state is checked against its options and its game;
+/// one that does not hold together is refused and changes nothing.
+#[test]
+fn restore_refuses_a_state_that_does_not_hold_together() {
+    use ayo_core::episode::{check_history, check_restore};
+    let oware = EpisodeOptions::new(Rules::preset("oware").unwrap());
+    let ayoayo = EpisodeOptions::new(Rules::preset("ayoayo").unwrap());
+    let mut ep: Episode<Game> = Episode::new(&oware, 3);
+    ep.reset(&oware, None);
+    for _ in 0..3 {
+        let legal = ep.observe(&oware).legal;
+        ep.step(&oware, Checked::Legal(first_legal(legal)));
+    }
+    let snapshot = ep.snapshot();
+    let game = ep.game().clone();
+    let moves = ep.moves().to_vec();
+    // Another rule set's options: refused, the episode unchanged.
+    let mut other: Episode<Game> = Episode::new(&ayoayo, 1);
+    other.reset(&ayoayo, None);
+    let kept = other.snapshot();
+    let e = other
+        .restore(&ayoayo, snapshot.clone(), game.clone(), moves.clone())
+        .unwrap_err();
+    assert!(e.to_string().contains("rules"), "{e}");
+    assert_eq!(other.snapshot(), kept);
+    // Moves that are not the game's last.
+    let wrong = vec![game.moves()[0]; 2];
+    let e = check_history(&oware, &game, &wrong).unwrap_err();
+    assert!(e.to_string().contains("last moves"), "{e}");
+    // The agent not to move in an episode that goes on.
+    let mut flipped = game.clone();
+    let legal = flipped.legal_action_mask();
+    flipped
+        .play(
+            flipped
+                .position()
+                .move_for_action(first_legal(legal))
+                .unwrap(),
+        )
+        .unwrap();
+    assert!(flipped.outcome().is_none());
+    let e = check_restore(&oware, &snapshot, &mut flipped).unwrap_err();
+    assert!(e.to_string().contains("agent is not to move"), "{e}");
+    // The state itself loads back.
+    let mut same: Episode<Game> = Episode::new(&oware, 9);
+    same.restore(&oware, snapshot.clone(), game, moves).unwrap();
+    assert_eq!(same.snapshot(), snapshot);
+}

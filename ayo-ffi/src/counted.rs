@@ -23,6 +23,8 @@ use crate::util::{free_box, guard, in_str, need, out, query, Fail};
 /// The largest `max_seeds` of the counted databases (every seed of the start).
 pub const AYO_MAX_COUNTED_SEEDS: u32 = 48;
 
+const _: () = assert!(AYO_MAX_COUNTED_SEEDS as usize == ayo_solve::counted::MAX_COUNTED_SEEDS);
+
 /// Counted databases (opaque): the exact value of every board of the layers
 /// a database for `max_seeds` seeds needs, at every no-capture count, under
 /// one rule set with a move limit (`olopon`, `ayo`); see `docs/solving.md`.

@@ -31,6 +31,7 @@ pub const AYO_MAX_DATABASE_SEEDS: u32 = 40;
 pub const AYO_MAX_THREADS: u32 = 1024;
 
 const _: () = assert!(AYO_MAX_THREADS as usize == ayo_core::threads::MAX_THREADS);
+const _: () = assert!(AYO_MAX_DATABASE_SEEDS as usize == ayo_solve::MAX_DATABASE_SEEDS);
 
 /// Endgame databases (opaque): the exact value of every board of
 /// 0..=`max_seeds` seeds under one rule set, loaded into memory

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ayo_core::Position;
-use ayo_solve::counted::{counted_rules, CountedDatabase};
+use ayo_solve::counted::{counted_rules, CountedDatabase, MAX_COUNTED_SEEDS};
 use ayo_solve::counted_search::CountedSolver;
 use pyo3::prelude::*;
 
@@ -73,7 +73,7 @@ impl PyCountedDatabase {
         dir: Option<PathArg>,
         threads: Option<Wide>,
     ) -> PyResult<Self> {
-        let max_seeds: usize = max_seeds.get("max_seeds", "a non-negative int")?;
+        let max_seeds = max_seeds.size("max_seeds", MAX_COUNTED_SEEDS)?;
         let threads = threads_arg(threads)?;
         let dir = dir.map(|d| d.0);
         let rules = rules_arg(rules)?;
@@ -102,11 +102,9 @@ impl PyCountedDatabase {
         dir: PathArg,
         max_seeds: Option<Wide>,
     ) -> PyResult<Self> {
-        let max_seeds: Option<usize> = Wide::opt(
-            max_seeds.as_ref(),
-            "max_seeds",
-            "None or a non-negative int",
-        )?;
+        let max_seeds = max_seeds
+            .map(|m| m.size("max_seeds", MAX_COUNTED_SEEDS))
+            .transpose()?;
         let rules = rules_arg(rules)?;
         let dir = dir.0;
         let d = dir.clone();

@@ -7,8 +7,8 @@
 //! episode awaits the opponent's move.
 
 use ayo_core::episode::{
-    Acted, ActionError, Checked, Episode, EpisodeGame, EpisodeOptions, Observation, Opponent,
-    SeatChoice, Snapshot, Step,
+    check_history, Acted, ActionError, Checked, Episode, EpisodeGame, EpisodeOptions, Observation,
+    Opponent, RestoreError, SeatChoice, Snapshot, Step,
 };
 use ayo_core::{Game, LeanGame, Move, Player};
 use std::str::FromStr;
@@ -164,13 +164,23 @@ impl Kept {
 
     /// Puts back a pickled state: `game` is the whole game, `moves` the
     /// episode's (the last of its moves).
-    fn restore(&mut self, snapshot: Snapshot, game: Game, moves: Vec<Move>) {
+    /// A state that does not hold together (`ayo_core::episode::check_restore`)
+    /// changes nothing.
+    fn restore(
+        &mut self,
+        opts: &EpisodeOptions,
+        snapshot: Snapshot,
+        game: Game,
+        moves: Vec<Move>,
+    ) -> Result<(), RestoreError> {
         match self {
-            Kept::Full(ep) => ep.restore(snapshot, game, moves),
+            Kept::Full(ep) => ep.restore(opts, snapshot, game, moves),
             Kept::Lean(ep, mirror) => {
+                check_history(opts, &game, &moves)?;
                 let played = moves.len();
-                ep.restore(snapshot, LeanGame::from_game(&game), moves);
+                ep.restore(opts, snapshot, LeanGame::from_game(&game), moves)?;
                 **mirror = Mirror { game, played };
+                Ok(())
             }
         }
     }
@@ -438,8 +448,9 @@ impl PyEpisodeCore {
                 .map_err(|e| AyoError::new_err(format!("not an EpisodeCore state: {e}")))?;
         let game = Game::from_record(&record).map_err(|e| errors::record(py, e))?;
         let _call = self.begin(py)?;
-        self.locked(py)?.restore(snapshot, game, moves);
-        Ok(())
+        self.locked(py)?
+            .restore(&self.opts, snapshot, game, moves)
+            .map_err(|e| AyoError::new_err(e.to_string()))
     }
 
     /// Restarts the episode's random streams (seat draws and the opponent's,

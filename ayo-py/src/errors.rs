@@ -225,6 +225,20 @@ impl Wide {
         )))
     }
 
+    /// A size or count that something is allocated by: 0 to `most` (the
+    /// bound the rules it belongs to set), else an `AyoError` naming `name`,
+    /// before anything is sized by it.
+    pub(crate) fn size(&self, name: &str, most: usize) -> PyResult<usize> {
+        let text = match &self.0 {
+            Ok(i) if (0..=most as i128).contains(i) => return Ok(*i as usize),
+            Ok(i) => i.to_string(),
+            Err(big) => big.clone(),
+        };
+        Err(AyoError::new_err(format!(
+            "{name} = {text} is out of range (expected an int 0..={most})"
+        )))
+    }
+
     /// An optional argument as an optional `T`.
     pub(crate) fn opt<T: TryFrom<i128>>(
         w: Option<&Wide>,

@@ -16,7 +16,9 @@ use std::time::Instant;
 use ayo_core::{record, Game, Position, Repetition, Rules};
 use ayo_solve::repetition::RepetitionSearch;
 use ayo_solve::threads::run_on_threads;
-use ayo_solve::{solve_rules, Database, DbError, LayerReport, Solver, VerifyReport};
+use ayo_solve::{
+    solve_rules, Database, DbError, LayerReport, Solver, VerifyReport, MAX_DATABASE_SEEDS,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -364,7 +366,7 @@ impl PyDatabase {
         threads: Option<Wide>,
         progress: bool,
     ) -> PyResult<Self> {
-        let max_seeds: usize = max_seeds.get("max_seeds", "a non-negative int")?;
+        let max_seeds = max_seeds.size("max_seeds", MAX_DATABASE_SEEDS)?;
         let threads = threads_arg(threads)?;
         let dir = dir.map(|d| d.0);
         let rules = rules_arg(rules)?;
@@ -399,11 +401,9 @@ impl PyDatabase {
         dir: PathArg,
         max_seeds: Option<Wide>,
     ) -> PyResult<Self> {
-        let max_seeds: Option<usize> = Wide::opt(
-            max_seeds.as_ref(),
-            "max_seeds",
-            "None or a non-negative int",
-        )?;
+        let max_seeds = max_seeds
+            .map(|m| m.size("max_seeds", MAX_DATABASE_SEEDS))
+            .transpose()?;
         let dir = dir.0;
         let rules = rules_arg(rules)?;
         let d = dir.clone();
@@ -480,7 +480,7 @@ impl PyDatabase {
         from_seeds: Wide,
         threads: Option<Wide>,
     ) -> PyResult<PyVerifyReport> {
-        let from_seeds: usize = from_seeds.get("from_seeds", "a non-negative int")?;
+        let from_seeds = from_seeds.size("from_seeds", MAX_DATABASE_SEEDS)?;
         let threads = threads_arg(threads)?;
         let db = Arc::clone(&self.db);
         py.detach(move || {

@@ -51,7 +51,7 @@ use rayon::prelude::*;
 use crate::db::{
     encode, encode_bounds, try_copy, try_filled, try_reserve, try_vec, DbError, Layer,
 };
-use crate::frame::layer_file;
+use crate::frame::{check_dir, layer_file};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
 use crate::{child_view, own_side_split, seeds, solve_rules, south_position, stuck_value};
 
@@ -523,6 +523,31 @@ pub fn build_layer_on(
     Ok((layer, report))
 }
 
+/// The largest `max_seeds` of [`Database::build`] and [`Database::open`]
+/// (in practice time and memory set a lower one: layer 24 alone holds
+/// 417,225,900 boards).
+pub const MAX_DATABASE_SEEDS: usize = 40;
+const _: () = assert!(MAX_DATABASE_SEEDS <= MAX_LAYER_SEEDS);
+
+/// The one check of a `max_seeds` argument, made before anything is sized
+/// by it: 0 to `most`, else [`DbError::LayerTooLarge`].
+pub fn check_max_seeds(max_seeds: usize, most: usize) -> Result<(), DbError> {
+    if max_seeds > most {
+        return Err(DbError::LayerTooLarge {
+            n: max_seeds,
+            max: most,
+        });
+    }
+    Ok(())
+}
+
+/// A progress line on standard error, best effort: a full device or a
+/// closed pipe must not stop a build (`eprintln!` would panic).
+pub(crate) fn progress_line(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// The file of layer `n` for the rules whose record is `key`, in `dir`.
 pub fn layer_path(dir: &Path, key: &str, n: usize) -> PathBuf {
     layer_file(dir, key, n, "ayodb")
@@ -552,14 +577,10 @@ impl Database {
         quiet: bool,
     ) -> Result<(Database, Vec<LayerReport>), DbError> {
         let rules = solve_rules(rules)?;
-        if max_seeds > MAX_LAYER_SEEDS.min(40) {
-            return Err(DbError::LayerTooLarge {
-                n: max_seeds,
-                max: 40,
-            });
-        }
+        check_max_seeds(max_seeds, MAX_DATABASE_SEEDS)?;
         let key = rules.to_string();
         if let Some(d) = dir {
+            check_dir(d)?;
             std::fs::create_dir_all(d).map_err(|source| DbError::Io {
                 path: d.to_owned(),
                 source,
@@ -598,7 +619,7 @@ impl Database {
                 layer.save(p, &key)?;
             }
             if !quiet {
-                eprintln!("{}", report_line(&report));
+                progress_line(&report_line(&report));
             }
             reports.push(report);
             layers.push(layer);
@@ -606,9 +627,13 @@ impl Database {
         Ok((Database { rules, key, layers }, reports))
     }
 
-    /// Loads the finished layers `0..=max_seeds` of `rules` from `dir`.
+    /// Loads the finished layers `0..=max_seeds` of `rules` from `dir`
+    /// (`max_seeds` at most [`MAX_DATABASE_SEEDS`], else
+    /// [`DbError::LayerTooLarge`] before any file is looked at).
     pub fn open(rules: &Rules, max_seeds: usize, dir: &Path) -> Result<Database, DbError> {
         let rules = solve_rules(rules)?;
+        check_max_seeds(max_seeds, MAX_DATABASE_SEEDS)?;
+        check_dir(dir)?;
         let key = rules.to_string();
         let layers = (0..=max_seeds)
             .map(|n| Layer::load(&layer_path(dir, &key, n), &key, n))
@@ -622,6 +647,7 @@ impl Database {
     /// layers found), never a smaller database; [`Database::open`] with a
     /// largest layer below the gap reads the layers under it.
     pub fn open_all(rules: &Rules, dir: &Path) -> Result<Database, DbError> {
+        check_dir(dir)?;
         let rules = solve_rules(rules)?;
         let key = rules.to_string();
         let mut layers = Vec::new();
@@ -645,7 +671,7 @@ impl Database {
                 }
                 Err(e) => return Err(e),
             }
-            if layers.len() > MAX_LAYER_SEEDS.min(40) {
+            if layers.len() > MAX_DATABASE_SEEDS {
                 break;
             }
         }
@@ -864,7 +890,7 @@ impl Database {
 
 /// The layers `0..=40` of the rules whose record is `key` that have a file in `dir`.
 fn layers_found(dir: &Path, key: &str) -> Vec<usize> {
-    (0..=MAX_LAYER_SEEDS.min(40))
+    (0..=MAX_DATABASE_SEEDS)
         .filter(|&n| layer_path(dir, key, n).is_file())
         .collect()
 }

@@ -50,9 +50,9 @@ use ayo_core::{
 };
 use rayon::prelude::*;
 
-use crate::build::LayerPositions;
+use crate::build::{check_max_seeds, progress_line, LayerPositions};
 use crate::error::{try_copy, try_filled, try_vec, DbError};
-use crate::frame::{layer_file, HeaderReader, HeaderWriter};
+use crate::frame::{check_dir, layer_file, HeaderReader, HeaderWriter};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
 use crate::{child_view, seeds};
 
@@ -290,6 +290,10 @@ pub struct CountedDatabase {
     layers: Vec<Option<CountedLayer>>,
 }
 
+/// The largest `max_seeds` of counted databases (every seed of the start).
+pub const MAX_COUNTED_SEEDS: usize = 48;
+const _: () = assert!(MAX_COUNTED_SEEDS <= MAX_LAYER_SEEDS);
+
 /// The file of counted layer `n` for the rules whose record is `key`, in `dir`.
 pub fn counted_layer_path(dir: &Path, key: &str, n: usize) -> PathBuf {
     layer_file(dir, key, n, "ayocnt")
@@ -329,15 +333,11 @@ impl CountedDatabase {
         quiet: bool,
     ) -> Result<(CountedDatabase, Vec<CountedReport>), DbError> {
         let rules = counted_rules(rules)?;
-        if max_seeds > MAX_LAYER_SEEDS.min(48) {
-            return Err(DbError::LayerTooLarge {
-                n: max_seeds,
-                max: 48,
-            });
-        }
+        check_max_seeds(max_seeds, MAX_COUNTED_SEEDS)?;
         let limit = rules.move_limit().expect("counted rules have a limit");
         let key = rules.to_string();
         if let Some(d) = dir {
+            check_dir(d)?;
             std::fs::create_dir_all(d).map_err(|source| DbError::Io {
                 path: d.to_owned(),
                 source,
@@ -379,7 +379,7 @@ impl CountedDatabase {
                 layer.save(p, &db.key)?;
             }
             if !quiet {
-                eprintln!("{}", counted_report_line(&report));
+                progress_line(&counted_report_line(&report));
             }
             reports.push(report);
             db.layers[n] = Some(layer);
@@ -388,9 +388,12 @@ impl CountedDatabase {
     }
 
     /// Loads the layers [`CountedDatabase::layers_needed`] for `max_seeds`
-    /// of `rules` from `dir`.
+    /// of `rules` from `dir` (`max_seeds` at most [`MAX_COUNTED_SEEDS`],
+    /// else [`DbError::LayerTooLarge`] before anything is sized by it).
     pub fn open(rules: &Rules, max_seeds: usize, dir: &Path) -> Result<CountedDatabase, DbError> {
         let rules = counted_rules(rules)?;
+        check_max_seeds(max_seeds, MAX_COUNTED_SEEDS)?;
+        check_dir(dir)?;
         let limit = rules.move_limit().expect("counted rules have a limit");
         let key = rules.to_string();
         let mut layers = vec![None; max_seeds + 1];
@@ -414,8 +417,9 @@ impl CountedDatabase {
     /// count that has a layer file there ([`CountedDatabase::open`] of it);
     /// [`DbError::Missing`] (layer 0) when there is none.
     pub fn open_all(rules: &Rules, dir: &Path) -> Result<CountedDatabase, DbError> {
+        check_dir(dir)?;
         let key = counted_rules(rules)?.to_string();
-        let top = (0..=MAX_LAYER_SEEDS.min(48))
+        let top = (0..=MAX_COUNTED_SEEDS)
             .rev()
             .find(|&n| counted_layer_path(dir, &key, n).is_file())
             .ok_or_else(|| DbError::Missing {

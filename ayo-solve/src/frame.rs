@@ -67,19 +67,50 @@ impl HeaderWriter {
         let hcrc = crc32fast::hash(&self.0);
         self.0.extend_from_slice(&hcrc.to_le_bytes());
         let tmp = path.with_extension("partial");
-        {
-            let mut w = BufWriter::new(File::create(&tmp).map_err(io)?);
-            w.write_all(&self.0).map_err(io)?;
+        let written = (|| {
+            let mut w = BufWriter::new(File::create(&tmp)?);
+            w.write_all(&self.0)?;
             for body in bodies {
-                w.write_all(body).map_err(io)?;
+                w.write_all(body)?;
             }
-            w.into_inner()
-                .map_err(|e| io(e.into_error()))?
-                .sync_all()
-                .map_err(io)?;
+            w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            std::fs::rename(&tmp, path)
+        })();
+        if written.is_err() {
+            // A failed write leaves nothing behind (the error is the news).
+            let _ = std::fs::remove_file(&tmp);
         }
-        std::fs::rename(&tmp, path).map_err(io)
+        written.map_err(io)
     }
+}
+
+/// Refuses the empty folder name, which would put the layer files in the
+/// current directory without anyone having named it.
+pub(crate) fn check_dir(dir: &Path) -> Result<(), DbError> {
+    if dir.as_os_str().is_empty() {
+        return Err(DbError::Io {
+            path: dir.to_owned(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "the folder name is empty",
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Opens `path` for reading and refuses what is not a regular file (the
+/// check before the open keeps a FIFO from blocking it; this one catches a
+/// file swapped in between).
+fn open_regular(path: &Path) -> std::io::Result<File> {
+    let file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
 }
 
 /// A layer file being read: the header field by field, then the bodies.
@@ -101,7 +132,21 @@ impl HeaderReader {
         magic: &[u8; 8],
         version: u32,
     ) -> Result<HeaderReader, DbError> {
-        let file = match File::open(path) {
+        // Only a regular file is opened: a FIFO (or a device) named like a
+        // layer file would block the open, and the reads, for ever.
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(DbError::Io {
+                    path: path.to_owned(),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "not a regular file",
+                    ),
+                })
+            }
+            _ => {}
+        }
+        let file = match open_regular(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(DbError::Missing {

@@ -65,7 +65,7 @@ pub mod repetition;
 pub mod search;
 pub mod threads;
 
-pub use build::{Database, LayerReport, VerifyReport};
+pub use build::{check_max_seeds, Database, LayerReport, VerifyReport, MAX_DATABASE_SEEDS};
 pub use db::{DbError, Layer};
 pub use perfect::Perfect;
 pub use repetition::RepetitionSearch;

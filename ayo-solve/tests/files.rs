@@ -177,3 +177,43 @@ fn rules_with_counters_are_refused() {
         assert!(matches!(e, DbError::UnsupportedRules { .. }), "{name}: {e}");
     }
 }
+
+/// Issue #37: every size is bounded before anything is sized by it, an
+/// empty folder name is refused, and only regular files are read.
+#[test]
+fn hostile_sizes_folders_and_files_are_refused() {
+    use ayo_solve::counted::{CountedDatabase, MAX_COUNTED_SEEDS};
+    use ayo_solve::MAX_DATABASE_SEEDS;
+    let olopon = Rules::preset("olopon").unwrap();
+    let nowhere = std::path::Path::new("/nonexistent-ayo-solve-test");
+    for n in [MAX_DATABASE_SEEDS + 1, 1 << 32, usize::MAX] {
+        let e = Database::open(&ayoayo(), n, nowhere).unwrap_err();
+        assert!(matches!(e, DbError::LayerTooLarge { max: 40, .. }), "{e}");
+        let e = Database::build(&ayoayo(), n, None, true).unwrap_err();
+        assert!(matches!(e, DbError::LayerTooLarge { max: 40, .. }), "{e}");
+    }
+    for n in [MAX_COUNTED_SEEDS + 1, 1 << 32, usize::MAX] {
+        let e = CountedDatabase::open(&olopon, n, nowhere).unwrap_err();
+        assert!(matches!(e, DbError::LayerTooLarge { max: 48, .. }), "{e}");
+        let e = CountedDatabase::build(&olopon, n, None, true).unwrap_err();
+        assert!(matches!(e, DbError::LayerTooLarge { max: 48, .. }), "{e}");
+    }
+    let empty = std::path::Path::new("");
+    for e in [
+        Database::open(&ayoayo(), 1, empty).unwrap_err(),
+        Database::open_all(&ayoayo(), empty).unwrap_err(),
+        Database::build(&ayoayo(), 1, Some(empty), true).unwrap_err(),
+        CountedDatabase::open(&olopon, 1, empty).unwrap_err(),
+        CountedDatabase::open_all(&olopon, empty).unwrap_err(),
+        CountedDatabase::build(&olopon, 1, Some(empty), true).unwrap_err(),
+    ] {
+        assert!(e.to_string().contains("folder name is empty"), "{e}");
+    }
+    // A folder where layer 0's file is a folder: refused, not read.
+    let dir = tmp_dir("not-a-file");
+    let key = ayo_solve::solve_rules(&ayoayo()).unwrap().to_string();
+    std::fs::create_dir(layer_path(&dir, &key, 0)).unwrap();
+    let e = Database::open(&ayoayo(), 0, &dir).unwrap_err();
+    assert!(e.to_string().contains("not a regular file"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -45,7 +45,7 @@ except ImportError as e:
     raise missing_extra("openspiel", "openspiel", e) from None
 
 import ayo.display
-from ayo import AyoError, Game, Rules
+from ayo import NUM_ACTIONS, AyoError, Game, Rules
 from ayo.envs import seat_view
 
 #: The game of each preset, by the preset's name.
@@ -166,8 +166,45 @@ class AyoState(pyspiel.State):
 
     def __init__(self, game: AyoGame, position: str | None = None) -> None:
         super().__init__(game)
-        self._game = Game(game.rules, position)
-        self._game.ply_cap = game.ply_cap
+        engine = Game(game.rules, position)
+        engine.ply_cap = game.ply_cap
+        self._game = engine
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # OpenSpiel's ``deserialize_state`` sets each pickled attribute on a
+        # new state after its history: every one is checked here, so that a
+        # state loads only into the game (rules and ply cap) that saved it.
+        if name != "_game":
+            raise AyoError(f"an ayo OpenSpiel state has no attribute {name!r} to set")
+        if not isinstance(value, Game):
+            raise AyoError(f"the state's game must be an ayo.Game, not {type(value).__name__}")
+        rules, ply_cap = self._game_spec()
+        if value.rules != rules:
+            raise AyoError(f"the state is of rules {value.rules}, this game plays {rules}")
+        if value.ply_cap != ply_cap:
+            raise AyoError(f"the state has ply cap {value.ply_cap}, this game has {ply_cap}")
+        # ``deserialize_state`` sets the history first, ``clone`` after (from
+        # the state cloned): a history already there must be the game's.
+        history = list(self.history())
+        actions = [pit % 6 for pit in value.moves]
+        if history and actions != history:
+            raise AyoError(f"the state's moves {actions} are not its history {history}")
+        if len(actions) > ply_cap:
+            raise AyoError(
+                f"the state has {len(actions)} moves, past this game's ply cap {ply_cap}"
+            )
+        super().__setattr__(name, value)
+
+    def _game_spec(self) -> tuple[Rules, int]:
+        """The rules and ply cap of the OpenSpiel game of this state, from its parameters."""
+        game = self.get_game()
+        params = game.get_parameters()
+        short_name = game.get_type().short_name
+        if short_name == RULES_GAME:
+            rules = rules_from_parameter(params["rules"])
+        else:
+            rules = Rules(short_name.removeprefix("ayo_"))
+        return rules, int(params["ply_cap"])
 
     @property
     def ayo_game(self) -> Game:
@@ -188,6 +225,10 @@ class AyoState(pyspiel.State):
         self._game.play(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if isinstance(player, bool) or player not in (0, 1):
+            raise AyoError(f"player must be 0 (South) or 1 (North), not {player!r}")
+        if isinstance(action, bool) or action not in range(NUM_ACTIONS):
+            raise AyoError(f"action must be 0..5 (the mover's pits 1..6), not {action!r}")
         return f"{PLAYER_NAMES[player]} {action + 1}"
 
     def is_terminal(self) -> bool:

@@ -41,7 +41,7 @@ except ImportError as e:
 
 from ayo import display
 from ayo._args import real_arg, seed_arg
-from ayo._ayo import EpisodeCore, EpisodeOverError, Game, Rules
+from ayo._ayo import AyoError, EpisodeCore, EpisodeOverError, Game, Rules
 
 __all__ = ["AGENTS", "env", "raw_env"]
 
@@ -215,14 +215,27 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # untyped b
 
         The game has no randomness: ``seed`` only seeds the agents' action
         spaces, so that ``action_space(agent).sample()`` is reproducible.
-        ``options`` may hold ``"position"``, a position record to start from.
+        ``options`` may hold ``"position"``, a position record to start from;
+        any other key raises :class:`ayo.AyoError` (but ``"options"``, the
+        key PettingZoo's ``api_test`` checks the parameter with).
         """
         seed = seed_arg(seed)
-        options = dict(options or {})
-        position = options.pop("position", None)
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise AyoError(f"options must be a dict or None, not {type(options).__name__}")
+        # A misspelt key ("postion") must not start the usual game silently.
+        # PettingZoo's api_test probes the parameter with {"options": 1}: that
+        # one key of PettingZoo's own is let through, and means nothing.
+        unknown = set(options) - {"position", "options"}
+        if unknown:
+            raise AyoError(
+                f"unknown reset options: {sorted(unknown)} (the one option is 'position')"
+            )
+        position = options.get("position")
         game = Game(self.rules, position) if position is not None else None
         if game is not None and game.is_over:
-            raise ValueError("the start position is already over")
+            raise AyoError("the start position is already over")
         if seed is not None:
             for i, agent in enumerate(AGENTS):
                 self.action_spaces[agent].seed(seed + i)

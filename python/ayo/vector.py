@@ -539,10 +539,29 @@ class AyoVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
     def __setstate__(self, state: dict[str, Any]) -> None:
         """A batch made with the same arguments, its games restored: it plays
         on exactly as the original would (the same moves, the same draws)."""
+        # Checked as strictly as the constructor's arguments: each part's
+        # type here, the games' bookkeeping against the games in the core.
+        keys = {"args", "games", "needs_reset", "user_attrs", "np_random", "np_random_seed"}
+        if not isinstance(state, dict) or set(state) != keys:
+            raise AyoError(f"not an AyoVectorEnv state (a dict of {sorted(keys)})")
+        if not isinstance(state["args"], dict) or not isinstance(state["games"], str):
+            raise AyoError("an AyoVectorEnv state's args must be a dict and its games a str")
+        if not isinstance(state["needs_reset"], bool):
+            raise AyoError("an AyoVectorEnv state's needs_reset must be a bool")
+        attrs = state["user_attrs"]
+        if not isinstance(attrs, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) for k, v in attrs.items()
+        ):
+            raise AyoError("an AyoVectorEnv state's user_attrs must map names to lists")
+        rng = state["np_random"]
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise AyoError("an AyoVectorEnv state's np_random must be a numpy Generator or None")
         self.__init__(**state["args"])  # type: ignore[misc]
+        if any(len(v) != self.num_envs for v in attrs.values()):
+            raise AyoError(f"an AyoVectorEnv state's user_attrs must hold {self.num_envs} values")
         self._core.__setstate__(state["games"])
-        self._needs_reset = bool(state["needs_reset"])
-        self._user_attrs = {k: list(v) for k, v in state["user_attrs"].items()}
+        self._needs_reset = state["needs_reset"]
+        self._user_attrs = {k: list(v) for k, v in attrs.items()}
         if state["np_random"] is not None:
             self._np_random = state["np_random"]
             self._np_random_seed = state["np_random_seed"]

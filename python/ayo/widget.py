@@ -26,6 +26,7 @@ The same game can be played from Python: :meth:`Board.play`,
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,6 +46,13 @@ __all__ = ["TWO_PLAYERS", "Board", "house_rules", "toggles_of"]
 TWO_PLAYERS = "two players"
 
 _HERE = Path(__file__).parent
+
+_log = logging.getLogger(__name__)
+
+# The traits the browser may set (the settings); ``view`` and ``sowing`` are
+# Python's to send, never the browser's to change.
+_SETTINGS = ("preset", "relay", "collect_four", "sweep", "feed", "opponent", "human", "delay")
+_SENT = ("view", "sowing")
 
 # The engine's reasons for refusing a move (IllegalMoveError.reason), in words.
 _REASONS = {
@@ -463,10 +471,49 @@ class Board(anywidget.AnyWidget):
             "opponents": [*levels, {"value": TWO_PLAYERS, "label": "Two players"}],
         }
 
-    def _on_message(
-        self, _widget: object, content: dict[str, Any], _buffers: Sequence[Any]
-    ) -> None:
-        """A request from the browser: play a pit, undo, or start a new game."""
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """Settings from the browser, each checked as strictly as one set from Python.
+
+        traitlets rolls back a refused value only for a ``TraitError``, and
+        checks a setting from the browser only once it is stored: so each
+        value is validated here first. A refused value leaves the last valid
+        one in place (and sends it back to the browser), says why in
+        :attr:`message`, and is logged; ``view`` and ``sowing`` are never
+        taken from the browser.
+        """
+        if not isinstance(sync_data, dict):
+            _log.warning("ignored a state update that is not a dict: %r", sync_data)
+            return
+        for name, value in sync_data.items():
+            if name in _SENT:
+                _log.warning("ignored %s from the browser: it is sent by Python", name)
+                self.send_state(name)
+                continue
+            if name not in _SETTINGS:
+                super().set_state({name: value})
+                continue
+            trait = self.traits()[name]
+            try:
+                checked = trait._validate(self, value)
+            except (AyoError, traitlets.TraitError) as e:
+                why = str(e) if isinstance(e, AyoError) else f"{name} cannot be {value!r}"
+                _log.warning("refused %s=%r from the browser: %s", name, value, why)
+                # The restored value first: the page redraws its settings
+                # from the model when the new view arrives.
+                self.send_state(name)
+                self._message = f"Setting refused: {why}."
+                self._publish()
+                continue
+            super().set_state({name: checked})
+
+    def _on_message(self, _widget: object, content: object, _buffers: Sequence[Any]) -> None:
+        """A request from the browser: play a pit, undo, or start a new game.
+
+        Anything else (not a dict, an unknown ``kind``) is logged and ignored.
+        """
+        if not isinstance(content, dict):
+            _log.warning("ignored a message that is not a dict: %r", content)
+            return
         kind = content.get("kind")
         try:
             if kind == "play":
@@ -475,6 +522,8 @@ class Board(anywidget.AnyWidget):
                 self.undo()
             elif kind == "new_game":
                 self.new_game()
+            else:
+                _log.warning("ignored a message of unknown kind: %r", content)
         except AyoError:
             pass  # already in ``message`` and shown
 

@@ -550,6 +550,48 @@ void check_counted_databases() {
   std::filesystem::remove_all(dir);
 }
 
+// Every string argument of ayo.hpp with a NUL byte in it is refused (the C
+// API would read it cut at the NUL), and nothing is made or changed.
+void check_nul_strings() {
+  where = "strings with a NUL byte";
+  using namespace std::string_literals;
+  const std::string junk = "oware\0junk"s;
+  expect(junk.size() == 10, "the test string holds its NUL");
+  // The refusal names the argument and where its NUL is (offset 5 unless given).
+  auto refused = [&](auto &&f, const char *what, int offset = 5) {
+    std::string message = expect_error(f, AYO_RESULT_INVALID_ARGUMENT, what);
+    std::string nul = "holds a NUL byte at offset " + std::to_string(offset);
+    expect(message.find(nul) != std::string::npos, std::string(what) + ": message " + message);
+  };
+  refused([&] { ayo::Rules r(junk); }, "Rules(preset)");
+  refused([&] { ayo::Rules::parse(junk); }, "Rules::parse");
+  ayo::Rules rules("ayo");
+  const std::string before = rules.text();
+  refused([&] { rules.set("relay\0junk"s, "false"); }, "Rules::set key");
+  refused([&] { rules.set("relay", "false\0true"s); }, "Rules::set value");
+  refused([&] { rules.param("relay\0junk"s); }, "Rules::param");
+  refused([&] { rules.load_text(junk); }, "Rules::load_text");
+  expect(rules.text() == before, "the rules are unchanged");
+  refused([&] { ayo::Game::from_record("oware\0 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0 |"s); }, "Game::from_record");
+  refused([&] { ayo::Game::from_position("oware\0 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"s); }, "Game::from_position");
+  ayo::Game game{ayo::Rules("oware")};
+  const std::string start = game.position_text();
+  refused([&] { game.load_position("ayo\0 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"s); }, "Game::load_position", 3);
+  refused([&] { game.load_record("ayo\0 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0 |"s); }, "Game::load_record", 3);
+  expect(game.position_text() == start, "the game is unchanged");
+  refused([&] { ayo::Player::level("3\0junk"s); }, "Player::level", 1);
+  const std::string dir = "ayo-db\0/elsewhere"s;
+  ayo::Rules relay("ayoayo");
+  ayo::Rules counted("olopon");
+  auto refused_dir = [&](auto &&f, const char *what) { refused(f, what, 6); };
+  refused_dir([&] { ayo::Database::open(relay, dir); }, "Database::open");
+  refused_dir([&] { ayo::Database::open_up_to(relay, dir, 2); }, "Database::open_up_to");
+  refused_dir([&] { ayo::Database::build(relay, 2, dir, 1); }, "Database::build");
+  refused_dir([&] { ayo::CountedDatabase::open(counted, 2, dir); }, "CountedDatabase::open");
+  refused_dir([&] { ayo::CountedDatabase::build(counted, 2, dir, 1); }, "CountedDatabase::build");
+  expect(!std::filesystem::exists("ayo-db"), "no folder was made at the cut name");
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -564,6 +606,7 @@ int main(int argc, char **argv) {
     check_players();
     check_databases();
     check_counted_databases();
+    check_nul_strings();
     std::printf("c++ vectors: %ld move vectors checked through ayo.hpp\n", vectors);
   } catch (const std::exception &e) {
     expect(false, std::string("unexpected exception: ") + e.what());

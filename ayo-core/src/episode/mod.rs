@@ -593,8 +593,20 @@ impl<G: EpisodeGame> Episode<G> {
         }
     }
 
-    /// Restores a [`Snapshot`] with its game and the episode's moves.
-    pub fn restore(&mut self, snapshot: Snapshot, game: G, moves: Vec<Move>) {
+    /// Restores a [`Snapshot`] with its game and the episode's moves, once
+    /// [`check_restore`] finds them consistent with each other and with
+    /// `opts` (else the episode is unchanged).
+    pub fn restore(
+        &mut self,
+        opts: &EpisodeOptions,
+        snapshot: Snapshot,
+        mut game: G,
+        moves: Vec<Move>,
+    ) -> Result<(), RestoreError> {
+        if let Some(whole) = game.full() {
+            check_history(opts, whole, &moves)?;
+        }
+        check_restore(opts, &snapshot, &mut game)?;
         self.seat = snapshot.seat;
         self.done = snapshot.done;
         self.penalized = snapshot.penalized;
@@ -604,7 +616,65 @@ impl<G: EpisodeGame> Episode<G> {
         self.random = snapshot.random;
         self.game = game;
         self.moves = moves;
+        Ok(())
     }
+}
+
+/// A restored episode state (a pickle) that contradicts itself or its
+/// options: restoring it would let the episode go on by other rules, or
+/// refuse a legal action.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("an episode state that does not hold together: {0}")]
+pub struct RestoreError(pub String);
+
+/// Checks that a whole `game` is one of `opts`' rules and that the
+/// episode's `moves` are its last moves.
+pub fn check_history(
+    opts: &EpisodeOptions,
+    game: &Game,
+    moves: &[Move],
+) -> Result<(), RestoreError> {
+    if *game.rules() != opts.rules {
+        return Err(RestoreError(format!(
+            "its game is of rules {}, the episode's options are for {}",
+            game.rules(),
+            opts.rules
+        )));
+    }
+    if !game.moves().ends_with(moves) {
+        return Err(RestoreError(
+            "its moves are not the last moves of its game".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a snapshot's bookkeeping against its game, as the steps that
+/// would have made them keep it: a game that has ended, a penalized
+/// action or the step limit reached is a finished episode, and an episode
+/// that goes on against a computer opponent waits for the agent's move.
+pub fn check_restore<G: EpisodeGame>(
+    opts: &EpisodeOptions,
+    snapshot: &Snapshot,
+    game: &mut G,
+) -> Result<(), RestoreError> {
+    if snapshot.done {
+        return Ok(());
+    }
+    let fail = |why: &str| Err(RestoreError(why.to_owned()));
+    if game.outcome().is_some() {
+        return fail("its game has ended and the episode is not marked done");
+    }
+    if snapshot.penalized {
+        return fail("it ended on a penalized action and is not marked done");
+    }
+    if opts.max_steps.is_some_and(|m| snapshot.steps >= m) {
+        return fail("it has taken its steps and is not marked done");
+    }
+    if matches!(opts.opponent, Opponent::Agent(..)) && game.position().to_move() != snapshot.seat {
+        return fail("the agent is not to move and the episode is not marked done");
+    }
+    Ok(())
 }
 
 impl<G: EpisodeGame> Episode<G> {

@@ -544,20 +544,25 @@ impl PyVecCore {
         with_episodes!(episodes, |eps| {
             // Every game is replayed first: a bad move leaves the batch as it was.
             let mut games = alloc::vec_with_capacity(self.n, "the games of a restored batch")?;
-            for (i, (_, moves)) in state.iter().enumerate() {
+            // And every game's bookkeeping checked against it, before any
+            // episode is touched.
+            for (i, (snapshot, moves)) in state.iter().enumerate() {
                 let start = ayo_core::Position::start(&opts.rules);
                 let mut game = EpisodeGame::from_position(opts.rules, start);
                 for &mv in moves {
                     EpisodeGame::play_action(&mut game, mv.action())
                         .map_err(|e| AyoError::new_err(format!("game {i}: {e}")))?;
                 }
+                ayo_core::episode::check_restore(&opts, snapshot, &mut game)
+                    .map_err(|e| AyoError::new_err(format!("game {i}: {e}")))?;
                 games.push(game);
             }
             with_rows!(self, py, status, |rows| {
                 let mut rows = rows;
                 for (i, ((snapshot, moves), game)) in state.into_iter().zip(games).enumerate() {
                     let ep = &mut eps[i];
-                    ep.restore(snapshot, game, moves);
+                    ep.restore(&opts, snapshot, game, moves)
+                        .map_err(|e| AyoError::new_err(format!("game {i}: {e}")))?;
                     let resumed = ep.moves().len();
                     rows.write_start(&opts, ep, i, resumed)
                         .map_err(rows_error)?;

@@ -513,6 +513,19 @@ def _usable_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+def _say(line: str) -> None:
+    """``line`` on standard error, best effort (it may be full or closed too)."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _drop_stdout()
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # nowhere left to say it: the exit status says it
+
+
 def _drop_stdout() -> None:
     """Standard output to the null device, so that the flush at exit cannot fail again."""
     try:
@@ -527,11 +540,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ayo`` with ``argv`` (default the command line); the exit status.
 
     Bad arguments print the subcommand's usage line and a message and exit
-    with status 2, as argparse does; an error of the databases or of the
-    output (a full disk) is one line on standard error and status 1; a closed
-    pipe ends quietly with status 0 and a Ctrl-C with status 130.
+    with status 2, as argparse does, and so does any other :class:`ayo.AyoError`
+    (one line: threads that cannot be started, say); an error of the
+    databases or of the output (a full disk) is one line on standard error
+    and status 1; a closed pipe ends quietly with status 0 and a Ctrl-C with
+    status 130.
     """
-    from ayo import DatabaseError
+    from ayo import AyoError, DatabaseError
     from ayo.cli.common import UsageError
 
     _usable_streams()
@@ -551,6 +566,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         sys.stderr.write(f"ayo: {e}\n")
         return 1
+    except AyoError as e:
+        _say(f"ayo: {e}")
+        return 2
     except KeyboardInterrupt:
         sys.stdout.write("\n")
         return 130
@@ -559,5 +577,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as e:  # the output cannot be written (a full disk, a closed terminal)
         _drop_stdout()
-        sys.stderr.write(f"ayo: {e}\n")
+        _say(f"ayo: {e}")
         return 1

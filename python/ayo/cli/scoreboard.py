@@ -7,15 +7,18 @@ compared with a score under another.
 The file is JSON in the user's data directory: ``$AYO_DATA_DIR`` when set,
 else the platform's data directory for ``ayo`` (``$XDG_DATA_HOME/ayo`` or
 ``~/.local/share/ayo`` on Linux). A file that cannot be read or does not
-hold a scoreboard is reported and set aside (renamed with ``.bad``), and a
+hold a scoreboard is reported and set aside (renamed ``.bad``, or ``.bad.1``,
+``.bad.2``, ... where that is taken: nothing set aside is overwritten), and a
 new scoreboard is started: never a crash.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,7 +83,11 @@ def _count(v: object) -> bool:
 
 
 def _level_key(level: str) -> tuple[int, str]:
-    return (int(level), "") if level.isdigit() else (1000, level)
+    # Only ASCII digits are a level number ("²" is a digit to str.isdigit
+    # and not to int); any other text sorts after the numbers.
+    if level.isascii() and level.isdigit() and len(level) <= 9:
+        return (int(level), "")
+    return (10**9, level)
 
 
 #: Where games counted by a version 1 file (which kept no rules with the count) are kept.
@@ -136,9 +143,11 @@ class Scoreboard:
         try:
             data = json.loads(raw.decode("utf-8"))
             board._fill(data)
-        except (ValueError, UnicodeDecodeError) as e:
+        except (ValueError, RecursionError) as e:
+            # RecursionError: JSON nested deeper than the parser goes.
             board.wins, board.played = [], {}
-            board._set_aside(f"is damaged ({e})")
+            why = "nested too deeply" if isinstance(e, RecursionError) else e
+            board._set_aside(f"is damaged ({why})")
         return board
 
     def _fill(self, data: object) -> None:
@@ -159,9 +168,8 @@ class Scoreboard:
                 self.played.setdefault(str(rules), {})[str(level)] = int(n)
 
     def _set_aside(self, why: str) -> None:
-        bad = self.path.with_name(self.path.name + ".bad")
         try:
-            os.replace(self.path, bad)
+            bad = self._keep_aside()
         except OSError as e:
             self.problem = (
                 f"the scoreboard {self.path} {why} and could not be set aside "
@@ -170,6 +178,22 @@ class Scoreboard:
             self._writable = False
             return
         self.problem = f"the scoreboard {self.path} {why}; it was set aside as {bad}"
+
+    def _keep_aside(self) -> Path:
+        """Move the file to the first free ``<name>.bad``, ``<name>.bad.1``, ...
+
+        A hard link claims the name (it fails where the name is taken), so
+        nothing set aside before is ever overwritten.
+        """
+        for i in range(1000):
+            bad = self.path.with_name(self.path.name + ".bad" + (f".{i}" if i else ""))
+            try:
+                os.link(self.path, bad)
+            except FileExistsError:
+                continue
+            os.unlink(self.path)
+            return bad
+        raise OSError(f"{self.path.name}.bad to {self.path.name}.bad.999 are all taken")
 
     def record_game(
         self, level: str, rules: str, scores: tuple[int, int], human: int
@@ -203,13 +227,25 @@ class Scoreboard:
             "wins": [w.to_json() for w in self.wins],
             "played": self.played,
         }
-        tmp = self.path.with_name(self.path.name + ".tmp")
+        text = json.dumps(data, indent=1) + "\n"
+        tmp: str | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            # A new file of a name no one chose (O_EXCL): never written
+            # through a link someone left where a fixed name would be.
+            fd, tmp = tempfile.mkstemp(
+                prefix=self.path.name + ".", suffix=".tmp", dir=self.path.parent
+            )
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
             os.replace(tmp, self.path)
+            tmp = None
         except OSError as e:
             return f"could not save the scoreboard {self.path} ({e.strerror or e})"
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):  # the error above is the news
+                    os.unlink(tmp)
         return None
 
     def table(self) -> list[str]:

@@ -22,7 +22,7 @@ from gymnasium.utils import seeding
 
 from ayo import display
 from ayo._args import real_arg, seed_arg
-from ayo._ayo import EpisodeCore, Game, Rules
+from ayo._ayo import AyoError, EpisodeCore, Game, Rules
 from ayo._ayo import EpisodeOverError as _CoreEpisodeOver
 
 __all__ = [
@@ -236,7 +236,15 @@ class AyoEnv(gym.Env[Observation, np.int64]):
 
     def _callable_reply(self, game: Game) -> int:
         assert callable(self.opponent)
-        return operator.index(np.asarray(self.opponent(game)).item())
+        reply = self.opponent(game)
+        # Only an int (or a numpy integer scalar) is a move: True, [1] or
+        # array([3]) are a policy's mistakes, not actions to play.
+        if isinstance(reply, (bool, np.bool_)) or not isinstance(reply, (int, np.integer)):
+            raise AyoError(
+                f"the opponent {self.opponent!r} returned {reply!r}: "
+                "it must return an int 0..5 (the mover's pit, 0 its first)"
+            )
+        return int(reply)  # the core refuses one outside 0..5 (IllegalMoveError)
 
     # -------------------------------------------------------------- gymnasium
 
