@@ -333,19 +333,20 @@ impl PyGuidedSearch {
     /// Starts a search of every game of `games` (a sequence of `ayo.Game`,
     /// none over), dropping any search under way.
     fn start(&self, py: Python<'_>, games: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut i = 0;
         let mut lean: Vec<LeanGame> = alloc::extract_vec(games, "games", |g| {
             let game: Game = g
                 .cast::<PyGame>()
                 .map_err(|_| PyTypeError::new_err("games must be ayo.Game objects"))?
                 .get()
                 .snapshot(py)?;
-            Ok((game.legal_moves().is_empty(), LeanGame::from_game(&game)))
-        })?
-        .into_iter()
-        .enumerate()
-        .map(|(i, (over, g))| if over { Err(i) } else { Ok(g) })
-        .collect::<Result<_, usize>>()
-        .map_err(|i| search_error(CoreError::GameOver(i)))?;
+            // Over, or stopped at its ply cap: nothing to search.
+            if game.legal_moves().is_empty() {
+                return Err(search_error(CoreError::GameOver(i)));
+            }
+            i += 1;
+            Ok(LeanGame::from_game(&game))
+        })?;
         let n = lean.len();
         if n > 0 && n <= guided::MAX_BATCH {
             let mut rows = self.rows(py)?;
