@@ -191,3 +191,18 @@ def test_self_play_ask_and_tell_and_errors() -> None:
         ayo.SelfPlay("olopon", max_plies=0)
     with pytest.raises(ayo.RulesError):
         ayo.SelfPlay("chess")
+
+
+def test_leaves_are_views_rewritten_each_round() -> None:
+    s = ayo.GuidedSearch(3, seed=4)
+    s.start(games("ayo", 4))
+    first, _ = s.leaves()
+    kept = first.copy()
+    s.tell(np.zeros((len(first), 6)), np.zeros(len(first)))
+    second, _ = s.leaves()
+    # No copy: both rounds are views of the search's own array.
+    assert np.shares_memory(first, second)
+    assert not first.flags.owndata
+    assert len(second) <= 4
+    assert np.array_equal(first[: len(second)], second)
+    assert kept.shape == (4, 14)

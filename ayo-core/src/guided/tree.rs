@@ -210,7 +210,7 @@ impl GuidedSearch {
         for i in 0..games {
             if i == self.trees.len() {
                 // A placeholder root, replaced by `start`.
-                let rules = crate::Rules::preset("oware").expect("a preset");
+                let rules = crate::Rules::default();
                 self.trees.push(Tree {
                     root: LeanGame::new(rules, Position::start(&rules)),
                     nodes: Vec::new(),
