@@ -350,7 +350,9 @@ impl PyGuidedSearch {
         let n = lean.len();
         if n > 0 && n <= guided::MAX_BATCH {
             let mut rows = self.rows(py)?;
-            if rows.as_ref().is_none_or(|r| r.obs.bind(py).len() < n * OBS) {
+            // Arrays of this batch's size exactly (the leaves are written
+            // through slices of their whole length).
+            if rows.as_ref().is_none_or(|r| r.obs.bind(py).len() != n * OBS) {
                 *rows = Some(Rows::new(py, n)?);
             }
         }

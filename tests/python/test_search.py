@@ -206,3 +206,10 @@ def test_leaves_are_views_rewritten_each_round() -> None:
     assert len(second) <= 4
     assert np.array_equal(first[: len(second)], second)
     assert kept.shape == (4, 14)
+
+
+def test_one_search_object_for_batches_of_any_size() -> None:
+    s = ayo.GuidedSearch(4, method="gumbel")
+    for n in (4, 2, 5, 1):
+        actions, _, _ = s.run(games("olopon", n), uniform)
+        assert actions.shape == (n,)
