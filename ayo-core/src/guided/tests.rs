@@ -391,3 +391,24 @@ fn self_play_is_reproducible_and_ends_every_game() {
         Err(SearchError::Batch(0))
     ));
 }
+
+#[test]
+fn prepare_keeps_a_search_under_way_and_a_failed_start_leaves_no_batch() {
+    let rules = Rules::preset("oware").unwrap();
+    let batch = games(rules, 3, 6);
+    let mut s = GuidedSearch::new(SearchOptions::new(6)).unwrap();
+    s.start(&batch).unwrap();
+    assert_eq!(s.ask(), 3);
+    // Room for more games, asked in the middle of a search: nothing lost.
+    s.prepare(40).unwrap();
+    assert_eq!(s.leaves().games, &[0, 1, 2]);
+    s.tell(&[0.0; 18], &[0.0; 3]).unwrap();
+    let done = s.run(uniform).unwrap().to_vec();
+    let mut fresh = GuidedSearch::new(SearchOptions::new(6)).unwrap();
+    fresh.start(&batch).unwrap();
+    assert_eq!(fresh.run(uniform).unwrap(), &done[..]);
+    // A start refused: no batch, nothing asked.
+    assert_eq!(s.start(&[]), Err(SearchError::Batch(0)));
+    assert_eq!((s.len(), s.ask()), (0, 0));
+    assert_eq!(s.results().unwrap().len(), 0);
+}

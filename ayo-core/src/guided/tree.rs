@@ -11,7 +11,7 @@ use super::{
 };
 use crate::end::end_reason;
 use crate::episode::{write_view, MASK_BOOL};
-use crate::players::{try_room, OutOfMemory, Rng};
+use crate::players::{OutOfMemory, Rng};
 use crate::repeat::{key_of, repeats_in_line};
 use crate::{LeanGame, Player, Position, Repetition};
 
@@ -65,6 +65,19 @@ impl Node {
             state: State::New,
         }
     }
+}
+
+/// Room in `v` for `total` items in all, its contents kept (a search under
+/// way keeps its trees and rows), or [`OutOfMemory`].
+fn room<T>(v: &mut Vec<T>, total: usize, what: &'static str) -> Result<(), OutOfMemory> {
+    if v.capacity() >= total {
+        return Ok(());
+    }
+    v.try_reserve_exact(total - v.len())
+        .map_err(|_| OutOfMemory {
+            bytes: (total as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+            what,
+        })
 }
 
 /// +1 for South, -1 for North: values for `player` times this are South's.
@@ -191,8 +204,9 @@ impl GuidedSearch {
         self.opts.check_batch(games)?;
         let per_tree = self.opts.nodes_per_tree() as usize;
         let sims = self.opts.simulations as usize;
-        if let Selection::Gumbel(_) = self.opts.selection {
-            try_room(&mut self.considered, 6 * sims, "sequential halving's table")?;
+        // Made once: it depends on the options only.
+        if matches!(self.opts.selection, Selection::Gumbel(_)) && self.considered.is_empty() {
+            room(&mut self.considered, 6 * sims, "sequential halving's table")?;
             self.considered.resize(6 * sims, 0);
             for (m, row) in self.considered.chunks_mut(sims).enumerate() {
                 select::considered_visits(m + 1, row);
@@ -222,25 +236,26 @@ impl GuidedSearch {
                 });
             }
             let t = &mut self.trees[i];
-            if t.nodes.capacity() < per_tree {
-                try_room(&mut t.nodes, per_tree, "a guided search's tree")?;
-            }
-            if t.path.capacity() < sims + 2 {
-                try_room(&mut t.path, sims + 2, "a guided search's path")?;
-            }
+            room(&mut t.nodes, per_tree, "a guided search's tree")?;
+            room(&mut t.path, sims + 2, "a guided search's path")?;
         }
-        try_room(&mut self.rows, games, "a round's leaves")?;
-        try_room(&mut self.obs, games * OBS, "a round's observations")?;
-        try_room(&mut self.mask, games * ACTIONS, "a round's masks")?;
-        try_room(&mut self.logits, games * ACTIONS, "a round's logits")?;
-        try_room(&mut self.values, games, "a round's values")?;
-        try_room(&mut self.results, games, "a search's results")?;
+        room(&mut self.rows, games, "a round's leaves")?;
+        room(&mut self.obs, games * OBS, "a round's observations")?;
+        room(&mut self.mask, games * ACTIONS, "a round's masks")?;
+        room(&mut self.logits, games * ACTIONS, "a round's logits")?;
+        room(&mut self.values, games, "a round's values")?;
+        room(&mut self.results, games, "a search's results")?;
         Ok(())
     }
 
     /// Starts a search of every game of `games` (none over), dropping any
     /// search under way.
     pub fn start(&mut self, games: &[LeanGame]) -> Result<(), SearchError> {
+        // Whatever fails below, no batch is left half started.
+        self.len = 0;
+        self.finished = 0;
+        self.asked = false;
+        self.rows.clear();
         self.prepare(games.len())?;
         for (t, g) in self.trees.iter_mut().zip(games) {
             t.root.clone_from(g);
@@ -264,6 +279,7 @@ impl GuidedSearch {
             self.len = 0;
             return Err(e);
         }
+        // Room reserved by `prepare`.
         debug_assert!(sims >= 1);
         self.results.clear();
         self.results.resize(
