@@ -732,6 +732,10 @@ mod tests {
     /// root's history: a terminal node is exactly a game end with the
     /// core's value, an evaluated node a game that goes on with the same
     /// legal actions.
+    pub(super) fn check_tree_pub(t: &Tree, game: &mut Game, node: u32, values: Values) {
+        check_tree(t, game, node, values);
+    }
+
     fn check_tree(t: &Tree, game: &mut Game, node: u32, values: Values) {
         let n = t.nodes[node as usize];
         assert_eq!(*game.position(), n.pos);
@@ -854,5 +858,50 @@ mod tests {
                 .count();
         }
         assert!(found > 0, "no repetition met");
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+    use crate::guided::Values;
+    use crate::record::parse_position;
+    use crate::{EndReason, Game};
+
+    #[test]
+    fn move_limits_end_inside_the_tree() {
+        // Two moves short of the limit (ayo: 60, olopon: 40 without a
+        // capture): the ends by the limit are terminal nodes, scored as the
+        // core scores them (the replay in a `Game` checks each node).
+        for (preset, limit) in [("ayo", 60), ("olopon", 40)] {
+            let mut limits = 0;
+            for board in [
+                "4,4,4,4,4,4/4,4,4,4,4,4 0-0",
+                "1,3,0,2,1,0/0,2,1,3,0,1 18-16",
+                "2,0,5,1,0,3/1,1,0,4,2,0 15-14",
+            ] {
+                let text = format!("{preset} {board} s {} 120", limit - 1);
+                let (rules, pos) = parse_position(&text).unwrap();
+                let mut game = Game::from_position(rules, pos);
+                let mut s = GuidedSearch::new(SearchOptions::new(60)).unwrap();
+                s.start(&[LeanGame::from_game(&game)]).unwrap();
+                s.run(|_, _, l, v| {
+                    l.fill(0.0);
+                    v.fill(0.0);
+                })
+                .unwrap();
+                let t = &s.trees[0];
+                super::tests::check_tree_pub(t, &mut game, 0, Values::Outcome);
+                limits += t
+                    .nodes
+                    .iter()
+                    .filter(|n| {
+                        n.state == State::Terminal
+                            && n.pos.ended_by_counters(&rules) == Some(EndReason::MoveLimit)
+                    })
+                    .count();
+            }
+            assert!(limits > 0, "{preset}: no end by the move limit");
+        }
     }
 }
