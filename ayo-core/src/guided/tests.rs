@@ -412,3 +412,23 @@ fn prepare_keeps_a_search_under_way_and_a_failed_start_leaves_no_batch() {
     assert_eq!((s.len(), s.ask()), (0, 0));
     assert_eq!(s.results().unwrap().len(), 0);
 }
+
+#[test]
+fn gumbel_visits_follow_sequential_halving() {
+    // Six legal actions at the start of oware: mctx's sequence for 6
+    // actions and 16 simulations gives every action one visit, then three
+    // a second, then two of those four more, one a fifth and a sixth:
+    // visits 6, 5, 2, 1, 1, 1. With 8 simulations: 2, 2, 1, 1, 1, 1.
+    let rules = Rules::preset("oware").unwrap();
+    let start = vec![LeanGame::new(rules, Position::start(&rules))];
+    for (sims, want) in [(16, [6, 5, 2, 1, 1, 1]), (8, [2, 2, 1, 1, 1, 1])] {
+        let mut s = GuidedSearch::new(gumbel(sims)).unwrap();
+        s.start(&start).unwrap();
+        let r = s.run(uniform).unwrap()[0];
+        let mut visits = r.visits;
+        visits.sort_unstable_by(|a, b| b.cmp(a));
+        assert_eq!(visits, want, "{sims} simulations: {:?}", r.visits);
+        // The chosen action is among the most visited.
+        assert_eq!(r.visits[usize::from(r.action)], want[0]);
+    }
+}
