@@ -432,3 +432,28 @@ fn gumbel_visits_follow_sequential_halving() {
         assert_eq!(r.visits[usize::from(r.action)], want[0]);
     }
 }
+
+#[test]
+fn the_seed_reaches_the_search_only_through_its_noise() {
+    let rules = Rules::preset("ayoayo").unwrap();
+    let batch = games(rules, 4, 12);
+    let visits = |seed: u64, fraction: f32| {
+        let opts = SearchOptions {
+            selection: Selection::Puct(Puct {
+                dirichlet_fraction: fraction,
+                temperature: 0.0,
+                ..Puct::default()
+            }),
+            seed,
+            ..SearchOptions::new(48)
+        };
+        let mut s = GuidedSearch::new(opts).unwrap();
+        s.start(&batch).unwrap();
+        let r = s.run(uniform).unwrap();
+        r.iter().map(|r| r.visits).collect::<Vec<_>>()
+    };
+    // No noise, no temperature: the seed changes nothing.
+    assert_eq!(visits(1, 0.0), visits(2, 0.0));
+    // Full noise: the seeds search differently.
+    assert_ne!(visits(1, 1.0), visits(2, 1.0));
+}
