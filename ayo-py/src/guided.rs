@@ -352,7 +352,10 @@ impl PyGuidedSearch {
             let mut rows = self.rows(py)?;
             // Arrays of this batch's size exactly (the leaves are written
             // through slices of their whole length).
-            if rows.as_ref().is_none_or(|r| r.obs.bind(py).len() != n * OBS) {
+            if rows
+                .as_ref()
+                .is_none_or(|r| r.obs.bind(py).len() != n * OBS)
+            {
                 *rows = Some(Rows::new(py, n)?);
             }
         }
