@@ -125,7 +125,7 @@ impl AskTell for GuidedSearch {
         self.len()
     }
     fn ask_into(&mut self, obs: &mut [f32], mask: &mut [bool]) -> Result<usize, CoreError> {
-        Ok(GuidedSearch::ask_into(self, obs, mask))
+        GuidedSearch::ask_into(self, obs, mask)
     }
     fn tell(&mut self, logits: &[f32], values: &[f32]) -> Result<(), CoreError> {
         GuidedSearch::tell(self, logits, values)

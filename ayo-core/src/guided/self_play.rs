@@ -174,13 +174,10 @@ impl SelfPlay {
         n
     }
 
-    /// [`SelfPlay::ask`] into the caller's rows (room for a row a game).
-    ///
-    /// # Panics
-    ///
-    /// When `obs` or `mask` is shorter than a row a game.
+    /// [`SelfPlay::ask`] into the caller's rows (room for a row a game, else
+    /// [`SearchError::Shape`]).
     pub fn ask_into(&mut self, obs: &mut [f32], mask: &mut [bool]) -> Result<usize, SearchError> {
-        assert!(obs.len() >= self.play.games * OBS && mask.len() >= self.play.games * ACTIONS);
+        super::tree::check_rows(self.play.games, obs.len(), mask.len())?;
         loop {
             if self.done {
                 return Ok(0);
@@ -194,7 +191,7 @@ impl SelfPlay {
                 self.search.start(&self.live)?;
                 self.searching = true;
             }
-            let n = self.search.ask_into(obs, mask);
+            let n = self.search.ask_into(obs, mask)?;
             if n > 0 {
                 return Ok(n);
             }

@@ -457,3 +457,23 @@ fn the_seed_reaches_the_search_only_through_its_noise() {
     // Full noise: the seeds search differently.
     assert_ne!(visits(1, 1.0), visits(2, 1.0));
 }
+
+#[test]
+fn short_buffers_are_refused() {
+    let rules = Rules::preset("oware").unwrap();
+    let mut s = GuidedSearch::new(SearchOptions::new(2)).unwrap();
+    s.start(&games(rules, 2, 1)).unwrap();
+    let (mut obs, mut mask) = ([0.0f32; 2 * OBS], [false; 2 * ACTIONS]);
+    let e = s.ask_into(&mut obs[..OBS], &mut mask).unwrap_err();
+    assert!(matches!(e, SearchError::Shape { what: "obs", .. }), "{e}");
+    let e = s.ask_into(&mut obs, &mut mask[..3]).unwrap_err();
+    assert!(matches!(e, SearchError::Shape { what: "mask", .. }), "{e}");
+    assert_eq!(s.ask_into(&mut obs, &mut mask), Ok(2));
+    let opts = SelfPlayOptions {
+        games: 2,
+        max_plies: 4,
+        temperature_plies: 0,
+    };
+    let mut sp = SelfPlay::new(rules, SearchOptions::new(2), opts).unwrap();
+    assert!(sp.ask_into(&mut obs[..5], &mut mask).is_err());
+}

@@ -80,6 +80,23 @@ fn room<T>(v: &mut Vec<T>, total: usize, what: &'static str) -> Result<(), OutOf
         })
 }
 
+/// Whether buffers of `obs` and `mask` items hold a row for each of `games`.
+pub(crate) fn check_rows(games: usize, obs: usize, mask: usize) -> Result<(), SearchError> {
+    let short = |what, expected, got| SearchError::Shape {
+        what,
+        expected,
+        leaves: games,
+        got,
+    };
+    if obs < games * OBS {
+        return Err(short("obs", games * OBS, obs));
+    }
+    if mask < games * ACTIONS {
+        return Err(short("mask", games * ACTIONS, mask));
+    }
+    Ok(())
+}
+
 /// +1 for South, -1 for North: values for `player` times this are South's.
 fn sign(player: Player) -> f32 {
     match player {
@@ -314,7 +331,8 @@ impl GuidedSearch {
         // Room for a row a game was reserved by `prepare`: no reallocation.
         obs.resize(self.len * OBS, 0.0);
         mask.resize(self.len * ACTIONS, false);
-        let n = self.ask_into(&mut obs, &mut mask);
+        // The buffers were just sized for every game: never refused.
+        let n = self.ask_into(&mut obs, &mut mask).unwrap_or(0);
         obs.truncate(n * OBS);
         mask.truncate(n * ACTIONS);
         (self.obs, self.mask) = (obs, mask);
@@ -322,17 +340,13 @@ impl GuidedSearch {
     }
 
     /// [`GuidedSearch::ask`] writing the rows into the caller's `obs` (at
-    /// least [`OBS`] × games) and `mask` ([`ACTIONS`] × games); asked again
-    /// before [`GuidedSearch::tell`], writes nothing and returns the same
-    /// count.
-    ///
-    /// # Panics
-    ///
-    /// When `obs` or `mask` is shorter than a row a game.
-    pub fn ask_into(&mut self, obs: &mut [f32], mask: &mut [bool]) -> usize {
-        assert!(obs.len() >= self.len * OBS && mask.len() >= self.len * ACTIONS);
+    /// least [`OBS`] × games, else [`SearchError::Shape`]) and `mask`
+    /// ([`ACTIONS`] × games); asked again before [`GuidedSearch::tell`],
+    /// writes nothing and returns the same count.
+    pub fn ask_into(&mut self, obs: &mut [f32], mask: &mut [bool]) -> Result<usize, SearchError> {
+        check_rows(self.len, obs.len(), mask.len())?;
         if self.asked {
-            return self.rows.len();
+            return Ok(self.rows.len());
         }
         self.rows.clear();
         for i in 0..self.len {
@@ -359,7 +373,7 @@ impl GuidedSearch {
             }
         }
         self.asked = !self.rows.is_empty();
-        self.rows.len()
+        Ok(self.rows.len())
     }
 
     /// The leaves of the last [`GuidedSearch::ask`].
