@@ -158,6 +158,41 @@
 #define AYO_PRESET_COUNT 4
 
 /**
+ * Features of one leaf's observation: the player to move's six pits (in
+ * sowing order), the opponent's six, their store, the opponent's store.
+ */
+#define AYO_SEARCH_OBS 14
+
+/**
+ * Logits (and mask flags) a leaf: one an action, the mover's pits 1..=6.
+ */
+#define AYO_SEARCH_ACTIONS 6
+
+/**
+ * `ayo_search_options.method`: AlphaZero's PUCT, Dirichlet noise at the
+ * root, a temperature.
+ */
+#define AYO_SEARCH_METHOD_PUCT 0
+
+/**
+ * `ayo_search_options.method`: Gumbel root selection with sequential
+ * halving (mctx's `gumbel_muzero_policy`).
+ */
+#define AYO_SEARCH_METHOD_GUMBEL 1
+
+/**
+ * `ayo_search_options.values`: a game end is worth 1 (a win), 0 (a draw)
+ * or -1 (a loss) for the player to move.
+ */
+#define AYO_SEARCH_VALUES_OUTCOME 0
+
+/**
+ * `ayo_search_options.values`: a game end is worth the final seed
+ * difference over the seeds of the game, for the player to move.
+ */
+#define AYO_SEARCH_VALUES_SEED_DIFFERENCE 1
+
+/**
  * The result of every fallible call.
  *
  * The numbers are stable: a code keeps its number in every later version and
@@ -165,7 +200,7 @@
  * 0 success; 1 to 9 misuse of the API; 10 to 19 rules; 20 to 29 positions
  * and records; 30 to 49 moves; 50 to 59 game queries; 100 to 109 the
  * computer-player handle (`ayo_player`); 110 to 119 endgame databases
- * (`ayo_database`).
+ * (`ayo_database`); 120 to 129 the guided search (`ayo_search`).
  */
 typedef enum ayo_result {
   /**
@@ -339,6 +374,22 @@ typedef enum ayo_result {
    * (the target does not count); `ayo_database_last_error` names both.
    */
   AYO_RESULT_DATABASE_RULES_MISMATCH = 115,
+  /**
+   * A guided search's option out of range, a batch of no games or too
+   * many, or a network answer of the wrong count or with a bad number
+   * (`ayo_search_last_error` says which). Nothing changed.
+   */
+  AYO_RESULT_SEARCH_INVALID = 120,
+  /**
+   * Memory ran out for a guided search's trees (`ayo_search_last_error`
+   * says how many bytes). Nothing was searched.
+   */
+  AYO_RESULT_SEARCH_OUT_OF_MEMORY = 121,
+  /**
+   * A guided search's call out of turn: values told with no leaves
+   * handed out, or results asked for before the search is done.
+   */
+  AYO_RESULT_SEARCH_NOT_READY = 122,
 } ayo_result;
 
 /**
@@ -730,6 +781,13 @@ typedef struct ayo_player ayo_player;
 typedef struct ayo_rules ayo_rules;
 
 /**
+ * A batched search with the network in the loop: opaque, made by
+ * `ayo_search_new`, freed by `ayo_search_free`. It keeps the detail of its
+ * last failed call (`ayo_search_last_error`).
+ */
+typedef struct ayo_search ayo_search;
+
+/**
  * A position as plain values: read with `ayo_game_setup`, and written by the
  * caller for `ayo_game_load_setup`.
  */
@@ -922,6 +980,64 @@ typedef struct ayo_analysis {
    */
   uint64_t nodes;
 } ayo_analysis;
+
+/**
+ * The options of a search; `ayo_search_options_default` fills in the
+ * defaults. `method` is an `AYO_SEARCH_METHOD_*` and `values` an
+ * `AYO_SEARCH_VALUES_*` number (checked by `ayo_search_new`).
+ */
+typedef struct ayo_search_options {
+  /**
+   * Simulations a tree runs after its root's evaluation, 1 to 10^9
+   * (and at most 2^27 tree nodes in all: about 6 a simulation a game).
+   */
+  uint64_t simulations;
+  /**
+   * `AYO_SEARCH_METHOD_PUCT` or `AYO_SEARCH_METHOD_GUMBEL`.
+   */
+  int32_t method;
+  /**
+   * What game ends are worth: `AYO_SEARCH_VALUES_OUTCOME` or
+   * `AYO_SEARCH_VALUES_SEED_DIFFERENCE`.
+   */
+  int32_t values;
+  /**
+   * PUCT: the exploration constant (at least 0).
+   */
+  float c_puct;
+  /**
+   * PUCT: the Dirichlet noise's alpha (more than 0).
+   */
+  float dirichlet_alpha;
+  /**
+   * PUCT: the share of noise in the root's priors, 0 to 1.
+   */
+  float dirichlet_fraction;
+  /**
+   * PUCT: the temperature of the move drawn by visits (0: most visited).
+   */
+  float temperature;
+  /**
+   * Gumbel: actions sampled at the root, 1 to 6.
+   */
+  uint32_t max_considered;
+  /**
+   * Gumbel: the scale of the root's Gumbel noise (0: none).
+   */
+  float gumbel_scale;
+  /**
+   * Gumbel: `c_visit` of the completed Q-values.
+   */
+  float c_visit;
+  /**
+   * Gumbel: `c_scale` of the completed Q-values.
+   */
+  float c_scale;
+  /**
+   * The seed of the noise and the temperature draws.
+   */
+  uint64_t seed;
+} ayo_search_options;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2124,6 +2240,150 @@ const char *ayo_rules_param_name(size_t index);
  * Thread safety: may be called from any thread at any time.
  */
 const char *ayo_preset_name(size_t index);
+
+/**
+ * Writes the default options to `*options`: 32 simulations of PUCT
+ * (c_puct 1.25, alpha 0.3, fraction 0.25, temperature 1), values by
+ * outcome, the Gumbel parameters mctx's (6 considered, scale 1, c_visit
+ * 50, c_scale 0.1), seed 0.
+ *
+ * Thread safety: may be called from any thread at any time.
+ *
+ * # Safety
+ * `options` NULL or valid for a write.
+ */
+enum ayo_result ayo_search_options_default(struct ayo_search_options *options);
+
+/**
+ * Makes a search with `*options`, checked: `AYO_RESULT_SEARCH_INVALID`
+ * when an option is out of range (no handle is made). On success
+ * `*out_search` is a new handle owned by the caller (free it with
+ * `ayo_search_free`).
+ *
+ * Thread safety: may be called from any thread at any time.
+ *
+ * # Safety
+ * `options` NULL or valid for a read; `out_search` NULL or valid for a write.
+ */
+enum ayo_result ayo_search_new(const struct ayo_search_options *options,
+                               struct ayo_search **out_search);
+
+/**
+ * Releases a search handle. `ayo_search_free(NULL)` does nothing.
+ *
+ * Thread safety: needs `search` exclusively.
+ *
+ * # Safety
+ * `search` NULL or a live handle from this library, not freed before.
+ */
+void ayo_search_free(struct ayo_search *search);
+
+/**
+ * Starts a search of the `count` games `games[0..count]` (each read during
+ * the call only, with its history for the repetition rule), dropping any
+ * search under way; its memory is allocated here. `AYO_RESULT_GAME_OVER`
+ * when a game is over (or truncated), `AYO_RESULT_SEARCH_INVALID` for no
+ * games or too many (1 to 2^20, and at most 2^27 tree nodes in all),
+ * `AYO_RESULT_SEARCH_OUT_OF_MEMORY` when the trees cannot be allocated.
+ *
+ * Thread safety: needs `search` exclusively; reads the games.
+ *
+ * # Safety
+ * `search` NULL or live; `games` NULL or valid for `count` reads of live
+ * game handles (none NULL).
+ */
+enum ayo_result ayo_search_start(struct ayo_search *search,
+                                 const struct ayo_game *const *games,
+                                 size_t count);
+
+/**
+ * The next round's leaves, at most one a game: writes their count to
+ * `*count` and, a leaf a row, `AYO_SEARCH_OBS` floats to `obs` and
+ * `AYO_SEARCH_ACTIONS` legal flags (1 legal, 0 not) to `mask`; both arrays
+ * must hold `capacity` rows, at least a row a game of the search
+ * (`AYO_RESULT_BUFFER_TOO_SMALL` otherwise, with the rows needed in
+ * `*count`). `*count` is 0 once the search is done. Called again before
+ * `ayo_search_tell`, the same leaves.
+ *
+ * Thread safety: needs `search` exclusively.
+ *
+ * # Safety
+ * `search` NULL or live; `obs` valid for `capacity * AYO_SEARCH_OBS`
+ * writes, `mask` for `capacity * AYO_SEARCH_ACTIONS`; `count` valid for a
+ * write.
+ */
+enum ayo_result ayo_search_leaves(struct ayo_search *search,
+                                  float *obs,
+                                  uint8_t *mask,
+                                  size_t capacity,
+                                  size_t *count);
+
+/**
+ * The network's answer for the `count` leaves handed out by
+ * `ayo_search_leaves`: `AYO_SEARCH_ACTIONS` logits a leaf (illegal
+ * actions' are ignored and may be anything; legal ones finite) and a value
+ * a leaf in [-1, 1] for the player to move there. Checked first: on error
+ * nothing changes. `AYO_RESULT_SEARCH_NOT_READY` when no leaves await
+ * values, `AYO_RESULT_SEARCH_INVALID` for another count or a bad number.
+ *
+ * Thread safety: needs `search` exclusively.
+ *
+ * # Safety
+ * `search` NULL or live; `logits` valid for `count * AYO_SEARCH_ACTIONS`
+ * reads and `values` for `count` (either may be NULL when `count` is 0).
+ */
+enum ayo_result ayo_search_tell(struct ayo_search *search,
+                                const float *logits,
+                                const float *values,
+                                size_t count);
+
+/**
+ * Whether every tree has run its simulations (1) or not (0), to `*done`.
+ *
+ * Thread safety: reads `search`.
+ *
+ * # Safety
+ * `search` NULL or live; `done` NULL or valid for a write.
+ */
+enum ayo_result ayo_search_done(const struct ayo_search *search, uint8_t *done);
+
+/**
+ * Every game's result once the search is done
+ * (`AYO_RESULT_SEARCH_NOT_READY` before): a game a row, the chosen move as
+ * the mover's relative pit 1..=6 (ready for `ayo_game_play`) in
+ * `relative_pits`, the policy target (`AYO_SEARCH_ACTIONS` floats summing
+ * to 1, 0 for illegal actions) in `policies` and the root value for the
+ * player to move in `values`; each array holds `capacity` rows
+ * (`AYO_RESULT_BUFFER_TOO_SMALL` otherwise, the rows needed in `*count`).
+ *
+ * Thread safety: reads `search`.
+ *
+ * # Safety
+ * `search` NULL or live; `relative_pits` valid for `capacity` writes,
+ * `policies` for `capacity * AYO_SEARCH_ACTIONS`, `values` for `capacity`;
+ * `count` valid for a write.
+ */
+enum ayo_result ayo_search_results(const struct ayo_search *search,
+                                   uint8_t *relative_pits,
+                                   float *policies,
+                                   float *values,
+                                   size_t capacity,
+                                   size_t *count);
+
+/**
+ * The detail of the search's last failed call (empty after a success), by
+ * the text out-parameter convention (see `ayo_result_message`).
+ *
+ * Thread safety: reads `search`.
+ *
+ * # Safety
+ * `search` NULL or live; `buf` NULL or valid for `len` bytes; `written` NULL
+ * or valid for a write.
+ */
+enum ayo_result ayo_search_last_error(const struct ayo_search *search,
+                                      char *buf,
+                                      size_t len,
+                                      size_t *written);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -710,6 +710,121 @@ class Player {
   detail::Handle<ayo_player, ayo_player_free> h_;
 };
 
+/** What a guided search found for one game (ayo_search_results). */
+struct SearchResult {
+  /** The chosen move, the mover's pit 1 to 6 (ready for Game::play). */
+  int relative_pit = 0;
+  /** The policy target over the mover's pits 1 to 6 (sums to 1). */
+  std::vector<float> policy;
+  /** The root's value for the player to move, in [-1, 1]. */
+  float value = 0;
+};
+
+/** A batched tree search with a network in the loop (ayo_search): `start`
+ *  games, then `leaves` and `tell` until no leaf is handed out, then
+ *  `results`; or `run` with the network as a function. See docs/search.md. */
+class Search {
+ public:
+  /** ayo_search_options_default's options with `simulations`. */
+  static ayo_search_options default_options(uint64_t simulations = 32) {
+    ayo_search_options o{};
+    detail::check(ayo_search_options_default(&o));
+    o.simulations = simulations;
+    return o;
+  }
+
+  explicit Search(const ayo_search_options &options) {
+    ayo_search *s = nullptr;
+    detail::check(ayo_search_new(&options, &s));
+    h_ = detail::Handle<ayo_search, ayo_search_free>(s);
+  }
+
+  /** Starts a search of `games` (none over), read during the call only. */
+  void start(const std::vector<const Game *> &games) {
+    std::vector<const ayo_game *> raw;
+    raw.reserve(games.size());
+    for (const Game *g : games) raw.push_back(g->get());
+    check(ayo_search_start(get(), raw.data(), raw.size()));
+    games_ = raw.size();
+    obs_.assign(games_ * AYO_SEARCH_OBS, 0.0f);
+    mask_.assign(games_ * AYO_SEARCH_ACTIONS, 0);
+  }
+
+  /** The next round's leaves, at most one a game (0 once done): their rows
+   *  in obs() (AYO_SEARCH_OBS floats a leaf) and mask() (AYO_SEARCH_ACTIONS
+   *  flags a leaf). */
+  std::size_t leaves() {
+    std::size_t n = 0;
+    check(ayo_search_leaves(get(), obs_.data(), mask_.data(), games_, &n));
+    return n;
+  }
+  const std::vector<float> &obs() const noexcept { return obs_; }
+  const std::vector<uint8_t> &mask() const noexcept { return mask_; }
+
+  /** The network's answer for the `n` leaves handed out: AYO_SEARCH_ACTIONS
+   *  logits and one value (for the player to move) a leaf. */
+  void tell(const float *logits, const float *values, std::size_t n) {
+    check(ayo_search_tell(get(), logits, values, n));
+  }
+
+  /** Whether every tree has run its simulations. */
+  bool done() const {
+    uint8_t d = 0;
+    detail::check(ayo_search_done(get(), &d));
+    return d != 0;
+  }
+
+  /** Every game's result, once done. */
+  std::vector<SearchResult> results() const {
+    std::vector<uint8_t> pits(games_ > 0 ? games_ : 1);
+    std::vector<float> policies(pits.size() * AYO_SEARCH_ACTIONS), values(pits.size());
+    std::size_t n = 0;
+    detail::check(ayo_search_results(get(), pits.data(), policies.data(), values.data(), pits.size(), &n));
+    std::vector<SearchResult> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i].relative_pit = pits[i];
+      out[i].policy.assign(policies.begin() + static_cast<std::ptrdiff_t>(i * AYO_SEARCH_ACTIONS),
+                           policies.begin() + static_cast<std::ptrdiff_t>((i + 1) * AYO_SEARCH_ACTIONS));
+      out[i].value = values[i];
+    }
+    return out;
+  }
+
+  /** Starts `games` and runs the search: `evaluate(obs, mask, n, logits,
+   *  values)` answers each round (it writes n * AYO_SEARCH_ACTIONS logits
+   *  and n values). */
+  template <typename Evaluate>
+  std::vector<SearchResult> run(const std::vector<const Game *> &games, Evaluate &&evaluate) {
+    start(games);
+    std::vector<float> logits(games_ * AYO_SEARCH_ACTIONS), values(games_);
+    for (std::size_t n = leaves(); n > 0; n = leaves()) {
+      evaluate(obs_.data(), mask_.data(), n, logits.data(), values.data());
+      tell(logits.data(), values.data(), n);
+    }
+    return results();
+  }
+
+  /** The detail of the last failed call ("" after a success). */
+  std::string last_error() const {
+    return detail::text(
+        [this](char *b, std::size_t l, std::size_t *w) { return ayo_search_last_error(get(), b, l, w); });
+  }
+
+  /** The C handle, still owned by this object. */
+  ayo_search *get() const noexcept { return h_.get(); }
+
+ private:
+  void check(ayo_result r) const {
+    if (r == AYO_RESULT_OK) return;
+    detail::fail(r, get() != nullptr ? last_error() : std::string());
+  }
+
+  detail::Handle<ayo_search, ayo_search_free> h_;
+  std::size_t games_ = 0;
+  std::vector<float> obs_;
+  std::vector<uint8_t> mask_;
+};
+
 }  // namespace ayo
 
 #endif

@@ -62,6 +62,7 @@ pub mod record;
 pub mod trace;
 
 pub mod episode;
+pub mod guided;
 pub mod kernel;
 pub mod lanes;
 pub mod players;

@@ -54,6 +54,27 @@ pub(crate) fn key_of(board_key: u64) -> u32 {
     (board_key >> 32) as u32
 }
 
+/// The repetition rule inside a search tree: whether `pos` repeats one of
+/// the positions before it since the last capture, `path` being the
+/// positions (packed) of the tree line that leads to it, oldest first, and
+/// `earlier(n)` whether it is among the last `n` positions of the game
+/// before that line (asked only when the window reaches back past the
+/// line). The players' searches (`players::mcts`, `guided`) share it.
+#[inline]
+pub(crate) fn repeats_in_line(
+    pos: &Position,
+    path: impl DoubleEndedIterator<Item = u128> + ExactSizeIterator,
+    earlier: impl FnOnce(usize) -> bool,
+) -> bool {
+    let back = usize::from(pos.no_capture());
+    if back == 0 {
+        return false;
+    }
+    let p = pos.packed();
+    let len = path.len();
+    path.rev().take(back).any(|q| q == p) || (back > len && earlier(back - len))
+}
+
 impl Window {
     pub(crate) fn new(first: &Position) -> Window {
         Window::with_buffer(first, Vec::new())

@@ -90,6 +90,9 @@ pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
             ayo_result::DatabaseOutOfMemory => c"AYO_RESULT_DATABASE_OUT_OF_MEMORY",
             ayo_result::PlayerOutOfMemory => c"AYO_RESULT_PLAYER_OUT_OF_MEMORY",
             ayo_result::DatabaseRulesMismatch => c"AYO_RESULT_DATABASE_RULES_MISMATCH",
+            ayo_result::SearchInvalid => c"AYO_RESULT_SEARCH_INVALID",
+            ayo_result::SearchOutOfMemory => c"AYO_RESULT_SEARCH_OUT_OF_MEMORY",
+            ayo_result::SearchNotReady => c"AYO_RESULT_SEARCH_NOT_READY",
         },
     };
     name.as_ptr()

@@ -7,7 +7,7 @@
 /// 0 success; 1 to 9 misuse of the API; 10 to 19 rules; 20 to 29 positions
 /// and records; 30 to 49 moves; 50 to 59 game queries; 100 to 109 the
 /// computer-player handle (`ayo_player`); 110 to 119 endgame databases
-/// (`ayo_database`).
+/// (`ayo_database`); 120 to 129 the guided search (`ayo_search`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ayo_result {
@@ -110,11 +110,21 @@ pub enum ayo_result {
     /// The game is played by other rules than the databases were built for
     /// (the target does not count); `ayo_database_last_error` names both.
     DatabaseRulesMismatch = 115,
+    /// A guided search's option out of range, a batch of no games or too
+    /// many, or a network answer of the wrong count or with a bad number
+    /// (`ayo_search_last_error` says which). Nothing changed.
+    SearchInvalid = 120,
+    /// Memory ran out for a guided search's trees (`ayo_search_last_error`
+    /// says how many bytes). Nothing was searched.
+    SearchOutOfMemory = 121,
+    /// A guided search's call out of turn: values told with no leaves
+    /// handed out, or results asked for before the search is done.
+    SearchNotReady = 122,
 }
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 36] = [
+    pub(crate) const ALL: [ayo_result; 39] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -151,6 +161,9 @@ impl ayo_result {
         ayo_result::DatabaseIo,
         ayo_result::DatabaseOutOfMemory,
         ayo_result::DatabaseRulesMismatch,
+        ayo_result::SearchInvalid,
+        ayo_result::SearchOutOfMemory,
+        ayo_result::SearchNotReady,
     ];
 
     /// The code with number `code`, if there is one.
@@ -210,6 +223,13 @@ impl ayo_result {
             ayo_result::PlayerOutOfMemory => "out of memory for a player's search tables",
             ayo_result::DatabaseRulesMismatch => {
                 "the game's rules are not those of the endgame databases"
+            }
+            ayo_result::SearchInvalid => {
+                "a guided search's option, batch or network answer is out of range"
+            }
+            ayo_result::SearchOutOfMemory => "out of memory for a guided search's trees",
+            ayo_result::SearchNotReady => {
+                "the guided search is not ready for this call (no leaves asked, or not done)"
             }
         }
     }

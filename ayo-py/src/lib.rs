@@ -13,6 +13,7 @@ mod counted;
 mod env;
 mod errors;
 mod game;
+mod guided;
 mod kernel;
 mod rules;
 mod solve;
@@ -33,6 +34,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     counted::register(m)?;
     vector::register(m)?;
     env::register(m)?;
+    guided::register(m)?;
     m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;
     m.add("NUM_ACTIONS", 6)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -75,12 +75,16 @@ __all__ = [
     "Database",
     "DatabaseError",
     "Game",
+    "GuidedSearch",
     "IllegalMoveError",
     "LayerReport",
     "Outcome",
     "RecordError",
     "Rules",
     "RulesError",
+    "SearchError",
+    "SelfPlay",
+    "SelfPlayData",
     "SetupError",
     "VerifyReport",
     "__version__",
@@ -88,8 +92,12 @@ __all__ = [
     "kernel",
     "kernels",
     "perft",
+    "self_play",
 ]
 
 # Registers the Gymnasium environment ``ayo/Ayo-v0`` (imported last: it builds on
 # the names above).
 from ayo import envs as envs  # noqa: E402
+
+# The guided search and self-play (``ayo.search``).
+from ayo.search import GuidedSearch, SearchError, SelfPlay, SelfPlayData, self_play  # noqa: E402

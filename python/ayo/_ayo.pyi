@@ -1,7 +1,7 @@
 """Type stubs of the compiled extension `ayo._ayo` (ayo-py, over ayo-core)."""
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final, Literal, SupportsIndex, final
 
@@ -21,6 +21,7 @@ __all__ = [
     "EpisodeCore",
     "EpisodeOverError",
     "Game",
+    "GuidedSearch",
     "IllegalMoveError",
     "LayerReport",
     "MoveValue",
@@ -29,6 +30,8 @@ __all__ = [
     "RecordError",
     "Rules",
     "RulesError",
+    "SearchError",
+    "SelfPlay",
     "SetupError",
     "VecCore",
     "VecEpisodeOverError",
@@ -607,3 +610,83 @@ class VecCore:
     def outcomes(self) -> npt.NDArray[np.object_]: ...
     def __getstate__(self) -> str: ...
     def __setstate__(self, state: str) -> None: ...
+
+# --- The guided search and self-play (ayo-py/src/guided.rs over ayo_core::guided;
+# used by ayo.search) ----------------------------------------------------------
+
+class SearchError(AyoError):
+    """A guided search's option out of range, a game that is over, or a bad network answer."""
+
+@final
+class GuidedSearch:
+    """A batched tree search with a network in the loop (PUCT or Gumbel), asked and told."""
+
+    def __new__(
+        cls,
+        simulations: int,
+        *,
+        method: Literal["puct", "gumbel"] = "puct",
+        c_puct: float = 1.25,
+        dirichlet_alpha: float = 0.3,
+        dirichlet_fraction: float = 0.25,
+        temperature: float = 1.0,
+        max_considered: int = 6,
+        gumbel_scale: float = 1.0,
+        c_visit: float = 50.0,
+        c_scale: float = 0.1,
+        values: Literal["outcome", "seed_difference"] = "outcome",
+        seed: int = 0,
+    ) -> GuidedSearch: ...
+    def start(self, games: Iterable[Game]) -> None: ...
+    def leaves(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
+    def leaf_games(self) -> npt.NDArray[np.uint32]: ...
+    def tell(self, logits: npt.ArrayLike, values: npt.ArrayLike) -> None: ...
+    def run(
+        self,
+        games: Iterable[Game],
+        evaluate: Callable[
+            [npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]
+        ],
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+    @property
+    def done(self) -> bool: ...
+    def results(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+    def visits(self) -> npt.NDArray[np.uint32]: ...
+
+@final
+class SelfPlay:
+    """Self-play on the guided search, asked and told: a search at every move of every game."""
+
+    def __new__(
+        cls,
+        rules: Rules | str,
+        *,
+        games: int = 64,
+        simulations: int = 32,
+        max_plies: int = 500,
+        temperature_plies: int = 30,
+        method: Literal["puct", "gumbel"] = "puct",
+        c_puct: float = 1.25,
+        dirichlet_alpha: float = 0.3,
+        dirichlet_fraction: float = 0.25,
+        temperature: float = 1.0,
+        max_considered: int = 6,
+        gumbel_scale: float = 1.0,
+        c_visit: float = 50.0,
+        c_scale: float = 0.1,
+        values: Literal["outcome", "seed_difference"] = "outcome",
+        seed: int = 0,
+    ) -> SelfPlay: ...
+    def leaves(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
+    def tell(self, logits: npt.ArrayLike, values: npt.ArrayLike) -> None: ...
+    def run(
+        self,
+        evaluate: Callable[
+            [npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]
+        ],
+    ) -> dict[str, npt.NDArray[Any]]: ...
+    @property
+    def done(self) -> bool: ...
+    def data(self) -> dict[str, npt.NDArray[Any]]: ...

@@ -594,6 +594,47 @@ void check_nul_strings() {
 
 }  // namespace
 
+// The guided search through ayo::Search: two games to the end with a
+// uniform network, every chosen move legal, every policy summing to 1.
+void check_search() {
+  where = "search";
+  expect_error([] { ayo::Search bad(ayo::Search::default_options(0)); }, AYO_RESULT_SEARCH_INVALID,
+               "a search of 0 simulations");
+  for (int method : {AYO_SEARCH_METHOD_PUCT, AYO_SEARCH_METHOD_GUMBEL}) {
+    ayo_search_options o = ayo::Search::default_options(8);
+    o.method = method;
+    ayo::Search search(o);
+    ayo::Game a{ayo::Rules("oware")}, b{ayo::Rules("ayo")};
+    for (int ply = 0; ply < 300; ++ply) {
+      std::vector<const ayo::Game *> live;
+      for (const ayo::Game *g : {&a, &b}) {
+        if (g->status() == AYO_STATUS_ONGOING) live.push_back(g);
+      }
+      if (live.empty()) break;
+      std::size_t rounds = 0;
+      auto uniform = [&rounds](const float *, const uint8_t *, std::size_t n, float *logits, float *values) {
+        ++rounds;
+        std::fill(logits, logits + n * AYO_SEARCH_ACTIONS, 0.0f);
+        std::fill(values, values + n, 0.0f);
+      };
+      std::vector<ayo::SearchResult> results = search.run(live, uniform);
+      expect(search.done() && rounds <= 9, "at most simulations + 1 rounds");
+      expect(results.size() == live.size(), "a result a game");
+      for (std::size_t i = 0; i < live.size(); ++i) {
+        const ayo::SearchResult &r = results[i];
+        float sum = 0;
+        for (float p : r.policy) sum += p;
+        expect(sum > 0.9999f && sum < 1.0001f, "the policy sums to 1");
+        expect((live[i]->legal_mask() >> (r.relative_pit - 1)) & 1, "the chosen move is legal");
+        const_cast<ayo::Game *>(live[i])->play(r.relative_pit);
+      }
+    }
+    expect(a.status() != AYO_STATUS_ONGOING && b.status() != AYO_STATUS_ONGOING, "both games played to the end");
+    std::vector<const ayo::Game *> over{&a};
+    expect_error([&] { search.start(over); }, AYO_RESULT_GAME_OVER, "a search of a game over");
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s VECTOR_DIR\n", argv[0]);
@@ -607,6 +648,7 @@ int main(int argc, char **argv) {
     check_databases();
     check_counted_databases();
     check_nul_strings();
+    check_search();
     std::printf("c++ vectors: %ld move vectors checked through ayo.hpp\n", vectors);
   } catch (const std::exception &e) {
     expect(false, std::string("unexpected exception: ") + e.what());

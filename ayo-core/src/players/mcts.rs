@@ -24,6 +24,7 @@ use rand::{Rng as _, SeedableRng};
 use super::eval::{evaluate, Weights};
 use super::{try_room, Agent, Analysis, Basis, Budget, MoveValue, OutOfMemory, Proof, Rng, Value};
 use crate::playout::random_playout;
+use crate::repeat::repeats_in_line;
 use crate::{EndReason, Feeding, Game, Move, Player, Position, Repetition, Rules};
 
 /// Plies a playout may run before it is scored as a draw when there is no
@@ -268,17 +269,10 @@ impl Mcts {
                 mover,
             ));
         }
-        if track && child.no_capture() > 0 {
-            let back = child.no_capture() as usize;
+        if track {
             let p = child.packed();
-            let in_path = path.iter().rev().take(back).any(|&q| q == p);
-            let in_hist = back > path.len()
-                && history
-                    .iter()
-                    .rev()
-                    .take(back - path.len())
-                    .any(|&q| q == p);
-            if in_path || in_hist {
+            let in_hist = |n: usize| history.iter().rev().take(n).any(|&q| q == p);
+            if repeats_in_line(child, path.iter().copied(), in_hist) {
                 let o = child.final_outcome(rules, EndReason::Repetition);
                 return Some(Mcts::score(&o, mover));
             }

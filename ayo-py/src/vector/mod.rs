@@ -13,7 +13,7 @@
 //! whatever the number of threads.
 
 mod options;
-mod rows;
+pub(crate) mod rows;
 mod step;
 
 use std::sync::{Mutex, MutexGuard};
