@@ -304,7 +304,7 @@ typedef enum ayo_result {
    */
   AYO_RESULT_NO_RECORD_ERROR = 51,
   /**
-   * No playing level has this name (valid: 1 to 8 and max; see `ayo_level_name`).
+   * No playing level has this name (valid: 1 to 8, max and learned; see `ayo_level_name`).
    */
   AYO_RESULT_UNKNOWN_LEVEL = 100,
   /**

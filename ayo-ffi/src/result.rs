@@ -65,7 +65,7 @@ pub enum ayo_result {
     GameNotOver = 50,
     /// The last failure on this game was not a record error (or there was none).
     NoRecordError = 51,
-    /// No playing level has this name (valid: 1 to 8 and max; see `ayo_level_name`).
+    /// No playing level has this name (valid: 1 to 8, max and learned; see `ayo_level_name`).
     UnknownLevel = 100,
     /// The kind of player is not an `ayo_player_kind` value.
     UnknownPlayerKind = 101,
@@ -199,7 +199,7 @@ impl ayo_result {
             ayo_result::NothingToUndo => "there is no move to undo",
             ayo_result::GameNotOver => "the game is not over",
             ayo_result::NoRecordError => "the last failure was not a record error",
-            ayo_result::UnknownLevel => "unknown level; valid levels: 1 to 8 and max",
+            ayo_result::UnknownLevel => "unknown level; valid levels: 1 to 8, max and learned",
             ayo_result::UnknownPlayerKind => {
                 "unknown kind of player; valid kinds: random, greedy, alphabeta, mcts"
             }

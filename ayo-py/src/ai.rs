@@ -220,7 +220,9 @@ fn level_from(obj: &Bound<'_, PyAny>) -> PyResult<Level> {
     } else if let Ok(s) = obj.extract::<String>() {
         s
     } else {
-        return Err(AyoError::new_err("a level is 1 to 8 or \"max\""));
+        return Err(AyoError::new_err(
+            "a level is 1 to 8, \"max\" or \"learned\"",
+        ));
     };
     let text = text.trim();
     if text.eq_ignore_ascii_case("perfect") {

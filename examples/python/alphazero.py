@@ -71,6 +71,8 @@ class History:
     """What a run measured: one entry an iteration."""
 
     seconds: list[float] = field(default_factory=list)
+    #: CPU seconds of the process (all its threads), beside the wall-clock ``seconds``.
+    cpu_seconds: list[float] = field(default_factory=list)
     loss: list[float] = field(default_factory=list)
     policy_loss: list[float] = field(default_factory=list)
     value_loss: list[float] = field(default_factory=list)
@@ -162,16 +164,19 @@ class Buffer:
 
 def self_play(params: Params, cfg: Config, seed: int) -> dict[str, np.ndarray]:
     """One batch of games played to the end with the search at every move."""
-    play = ayo.SelfPlay(
+    data = ayo.self_play(
         cfg.rules,
+        evaluator(params),
         games=cfg.games,
         simulations=cfg.simulations,
-        method=cfg.method,
+        method="gumbel" if cfg.method == "gumbel" else "puct",
         max_plies=cfg.max_plies,
         temperature_plies=cfg.temperature_plies,
         seed=seed,
     )
-    return dict(play.run(evaluator(params)))
+    # Truncated games have no outcome to learn a value from.
+    keep = ~data.truncated[data.game]
+    return {k: getattr(data, k)[keep] for k in ("obs", "mask", "policy", "outcome")}
 
 
 def train(
@@ -191,6 +196,7 @@ def train(
     rng = np.random.default_rng(cfg.seed)
     history = History()
     start = time.monotonic()
+    cpu_start = time.process_time()
     it = 0
     while True:
         if iterations is not None and it >= iterations:
@@ -205,6 +211,7 @@ def train(
             losses.append((float(loss), float(pl), float(vl)))
         mean = np.mean(losses, axis=0)
         history.seconds.append(time.monotonic() - start)
+        history.cpu_seconds.append(time.process_time() - cpu_start)
         history.loss.append(float(mean[0]))
         history.policy_loss.append(float(mean[1]))
         history.value_loss.append(float(mean[2]))
@@ -242,9 +249,8 @@ def search_agent(
             dirichlet_fraction=0.0,
             seed=seed,
         )
-        search.start([game])
-        search.run(evaluate)
-        return int(search.results()["actions"][0])
+        search.run([game], evaluate)
+        return int(search.results()[0][0])
 
     return agent
 

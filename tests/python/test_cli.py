@@ -123,7 +123,7 @@ def test_bad_arguments_of_the_installed_program(tmp_path: Path) -> None:
     proc = run(["play", "--level", "eleven"], tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.startswith("usage: ayo play")
-    message = "argument --level: `eleven` is not a level; expected 1 to 8, max or perfect"
+    message = "argument --level: `eleven` is not a level; expected 1 to 8, max, learned or perfect"
     assert f"ayo play: error: {message}" in proc.stderr
     no_traceback(proc)
 

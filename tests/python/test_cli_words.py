@@ -357,10 +357,10 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "usage", "words"),
     [
-        (["play", "--level", "9"], "ayo play", "expected 1 to 8, max or perfect"),
-        (["watch", "--levels", "0", "1"], "ayo watch", "expected 1 to 8, max or perfect"),
-        (["analyze", START, "--level", "x"], "ayo analyze", "1 to 8, max or perfect"),
-        (["arena", "--levels", "9", "1"], "ayo arena", "1 to 8, max or perfect"),
+        (["play", "--level", "9"], "ayo play", "expected 1 to 8, max, learned or perfect"),
+        (["watch", "--levels", "0", "1"], "ayo watch", "expected 1 to 8, max, learned or perfect"),
+        (["analyze", START, "--level", "x"], "ayo analyze", "1 to 8, max, learned or perfect"),
+        (["arena", "--levels", "9", "1"], "ayo arena", "1 to 8, max, learned or perfect"),
         (["play", "--players", "3"], "ayo play", "--players"),
         (["play", "--players", "2", "--first", "computer"], "ayo play", "not with --players 2"),
         (["play", "--rules", "nope"], "ayo play", "nope"),

@@ -313,6 +313,9 @@ pub struct SearchResult {
     pub value: f32,
     /// Each action's visits at the root.
     pub visits: [u32; ACTIONS],
+    /// Each action's mean backed-up value for the root's player to move
+    /// (0 for an action not visited or not legal).
+    pub q: [f32; ACTIONS],
 }
 
 /// The value of a game end for `player` under `values`.

@@ -306,6 +306,7 @@ impl GuidedSearch {
                 policy: [0.0; ACTIONS],
                 value: 0.0,
                 visits: [0; ACTIONS],
+                q: [0.0; ACTIONS],
             },
         );
         self.finished = 0;
@@ -626,9 +627,11 @@ impl GuidedSearch {
             policy: [0.0; ACTIONS],
             value: sign(root.pos.to_move()) * root.value_sum / root.visits.max(1) as f32,
             visits: [0; ACTIONS],
+            q: [0.0; ACTIONS],
         };
-        for c in kids {
+        for (c, a) in kids.iter().zip(&arms) {
             r.visits[usize::from(c.action)] = c.visits;
+            r.q[usize::from(c.action)] = a.q;
         }
         let k = arms.len();
         let chosen = match opts.selection {

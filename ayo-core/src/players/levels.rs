@@ -46,8 +46,13 @@ use crate::{Capture, Game, Move, Rules};
 pub struct Level(u8);
 
 impl Level {
-    /// The strongest level.
+    /// The strongest level of the alpha-beta ladder.
     pub const MAX: Level = Level(9);
+    /// The learned level: the shipped network inside the guided search
+    /// ([`super::learned`]), [`super::learned::LEVEL_SIMULATIONS`] a move. Not
+    /// in [`Level::ALL`] (the search ladder): its strength is measured on
+    /// the ladder in `docs/strength.md`.
+    pub const LEARNED: Level = Level(10);
     /// Every level, weakest first.
     pub const ALL: [Level; 9] = [
         Level(1),
@@ -79,6 +84,10 @@ impl Level {
     /// rule set but collect-on-4 captures; see [`Level::spec_for`]).
     pub const fn spec(self) -> (Kind, Budget) {
         match self.0 {
+            10 => (
+                Kind::Learned,
+                Budget::Nodes(super::learned::LEVEL_SIMULATIONS),
+            ),
             1 => (Kind::Random, Budget::Depth(1)),
             2 => (Kind::Greedy, Budget::Depth(1)),
             3 => (Kind::AlphaBeta, Budget::Depth(2)),
@@ -104,6 +113,10 @@ impl Level {
     /// ```
     pub const fn collect_four_spec(self) -> (Kind, Budget) {
         match self.0 {
+            10 => (
+                Kind::Learned,
+                Budget::Nodes(super::learned::LEVEL_SIMULATIONS),
+            ),
             1 => (Kind::Random, Budget::Depth(1)),
             2 => (Kind::Mcts, Budget::Nodes(2)),
             3 => (Kind::Mcts, Budget::Nodes(5)),
@@ -199,6 +212,8 @@ impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if *self == Level::MAX {
             f.write_str("max")
+        } else if *self == Level::LEARNED {
+            f.write_str("learned")
         } else {
             write!(f, "{}", self.0)
         }
@@ -207,16 +222,19 @@ impl fmt::Display for Level {
 
 impl FromStr for Level {
     type Err = String;
-    /// `1`..=`8` or `max`.
+    /// `1`..=`8`, `max` or `learned`.
     fn from_str(s: &str) -> Result<Level, String> {
         if s.eq_ignore_ascii_case("max") {
             return Ok(Level::MAX);
+        }
+        if s.eq_ignore_ascii_case("learned") {
+            return Ok(Level::LEARNED);
         }
         s.parse::<u8>()
             .ok()
             .filter(|n| (1..=8).contains(n))
             .map(Level)
-            .ok_or_else(|| format!("`{s}` is not a level; expected 1 to 8 or max"))
+            .ok_or_else(|| format!("`{s}` is not a level; expected 1 to 8, max or learned"))
     }
 }
 

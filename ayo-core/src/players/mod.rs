@@ -42,6 +42,7 @@ mod basis;
 mod budget;
 pub mod eval;
 pub mod greedy;
+pub mod learned;
 pub mod levels;
 pub mod mcts;
 pub mod network;
@@ -52,6 +53,7 @@ pub use basis::{Basis, Bound, Limit, Proof};
 pub use budget::{Budget, BudgetError};
 pub use eval::Weights;
 pub use greedy::Greedy;
+pub use learned::Learned;
 pub use levels::Level;
 pub use mcts::Mcts;
 pub use random::RandomPlayer;
@@ -270,11 +272,20 @@ pub enum Kind {
     AlphaBeta,
     /// Monte Carlo tree search (UCT).
     Mcts,
+    /// A network trained by self-play inside the guided search
+    /// ([`learned::Learned`]).
+    Learned,
 }
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 4] = [Kind::Random, Kind::Greedy, Kind::AlphaBeta, Kind::Mcts];
+    pub const ALL: [Kind; 5] = [
+        Kind::Random,
+        Kind::Greedy,
+        Kind::AlphaBeta,
+        Kind::Mcts,
+        Kind::Learned,
+    ];
 
     /// The kind's name.
     pub const fn name(self) -> &'static str {
@@ -283,6 +294,7 @@ impl Kind {
             Kind::Greedy => "greedy",
             Kind::AlphaBeta => "alphabeta",
             Kind::Mcts => "mcts",
+            Kind::Learned => "learned",
         }
     }
 }
@@ -300,7 +312,7 @@ impl FromStr for Kind {
             .into_iter()
             .find(|k| k.name() == s)
             .ok_or_else(|| {
-                format!("`{s}` is not a kind of player; expected random, greedy, alphabeta or mcts")
+                format!("`{s}` is not a kind of player; expected random, greedy, alphabeta, mcts or learned")
             })
     }
 }
@@ -322,6 +334,7 @@ pub fn new_player(kind: Kind, budget: Budget, seed: u64) -> Box<dyn Agent> {
         Kind::Greedy => Box::new(Greedy::new(seed)),
         Kind::AlphaBeta => Box::new(AlphaBeta::new(budget, seed)),
         Kind::Mcts => Box::new(Mcts::new(budget, seed)),
+        Kind::Learned => Box::new(Learned::new(None, budget, seed)),
     }
 }
 

@@ -95,7 +95,7 @@ def level(value: str) -> str:
         return str(Player(low).level)
     except (ValueError, OverflowError):
         raise argparse.ArgumentTypeError(
-            f"`{value}` is not a level; expected 1 to 8, max or perfect"
+            f"`{value}` is not a level; expected 1 to 8, max, learned or perfect"
         ) from None
 
 

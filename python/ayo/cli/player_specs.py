@@ -11,7 +11,7 @@ __all__ = ["player_spec"]
 def player_spec(spec: str, seed: int, perfect: Player | None = None) -> Player:
     """A player from a spec: a level (``3``, ``L3``, ``max``) or ``kind[:budget]``.
 
-    ``kind`` is random, greedy, alphabeta or mcts; ``budget`` is ``depth=N``,
+    ``kind`` is random, greedy, alphabeta, mcts or learned; ``budget`` is ``depth=N``,
     ``nodes=N`` or ``time=S`` (seconds). ``perfect`` is a new player over the
     databases of the player ``perfect`` (or like it, when it fell back to
     level max). Raises :class:`UsageError`.
@@ -28,8 +28,8 @@ def player_spec(spec: str, seed: int, perfect: Player | None = None) -> Player:
             return Player(text.removeprefix("l"), seed=seed)
         except (ValueError, OverflowError):
             raise UsageError(
-                f"player {spec!r}: not a level (1 to 8, max or perfect) nor a player "
-                "kind[:budget] (random, greedy, alphabeta or mcts; depth=N, nodes=N or time=S)"
+                f"player {spec!r}: not a level (1 to 8, max, learned or perfect) nor a player "
+                "kind[:budget] (random, greedy, alphabeta, mcts or learned; depth=N, nodes=N or time=S)"
             ) from None
     try:
         kind, _, budget = text.partition(":")
