@@ -35,6 +35,7 @@ mod game;
 mod lanes;
 mod options;
 mod rows;
+mod stateless;
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -53,6 +54,7 @@ pub use rows::{
     reason_code, write_view, BatchOut, Counts, Kept, OwnedRows, Rows, RowsError, ACTIONS, DONE,
     MASK_BOOL, MASK_I8, OBS,
 };
+pub use stateless::{Stateless, StatelessError, StepOut, STATE_BYTES};
 
 use crate::players::{self, Agent, Kind};
 use crate::{Game, IllegalMove, Move, Outcome, Player, Position, PITS};
