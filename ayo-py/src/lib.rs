@@ -16,8 +16,10 @@ mod game;
 mod kernel;
 mod rules;
 mod solve;
+mod stateless;
 mod team;
 mod vector;
+mod xla;
 
 /// The `ayo._ayo` module.
 #[pymodule]
@@ -32,6 +34,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     solve::register(m)?;
     counted::register(m)?;
     vector::register(m)?;
+    stateless::register(m)?;
     env::register(m)?;
     m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;
     m.add("NUM_ACTIONS", 6)?;

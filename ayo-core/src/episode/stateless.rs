@@ -397,8 +397,9 @@ impl Stateless {
     }
 
     /// `(B, 6)`: the viewer's legal actions (the agent's; in self-play the
-    /// player to move), as the batched environment's action mask: none
-    /// once the episode is over.
+    /// player to move), as the batched environment's action mask: none once
+    /// the game is over or an action was penalized; a truncated episode
+    /// still shows its position's.
     pub fn legal_mask(&self, states: &[u8], mask: &mut [bool]) -> Result<(), StatelessError> {
         let n = rows(states)?;
         check_len("mask", n * ACTIONS, mask.len())?;
@@ -409,11 +410,7 @@ impl Stateless {
             .enumerate()
         {
             self.load(&mut ep, row, i)?;
-            let legal = if ep.done {
-                0
-            } else {
-                ep.observe(&self.opts).legal
-            };
+            let legal = ep.observe(&self.opts).legal;
             for (a, b) in m.iter_mut().enumerate() {
                 *b = legal & (1 << a) != 0;
             }
@@ -453,7 +450,8 @@ impl Stateless {
     /// `(B, 6)` records: the state after each action (the step of
     /// [`Stateless::step_in_place`], replies and autoreset included), and
     /// whether the action is legal there; an illegal action's child is the
-    /// state itself, marked invalid.
+    /// state itself, marked invalid, and so is every child of an episode
+    /// that is over (its step ignores the action).
     pub fn children(
         &self,
         states: &[u8],
@@ -666,7 +664,7 @@ macro_rules! refuse {
     };
 }
 
-impl<'a> ser::Serializer for &'a mut Words {
+impl ser::Serializer for &mut Words {
     type Ok = ();
     type Error = NotWords;
     type SerializeSeq = Impossible<(), NotWords>;
@@ -761,7 +759,7 @@ impl<'a> ser::Serializer for &'a mut Words {
     }
 }
 
-impl<'a> ser::SerializeTuple for &'a mut Words {
+impl ser::SerializeTuple for &mut Words {
     type Ok = ();
     type Error = NotWords;
     fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), NotWords> {
@@ -772,7 +770,7 @@ impl<'a> ser::SerializeTuple for &'a mut Words {
     }
 }
 
-impl<'a> ser::SerializeStruct for &'a mut Words {
+impl ser::SerializeStruct for &mut Words {
     type Ok = ();
     type Error = NotWords;
     fn serialize_field<T: ?Sized + Serialize>(
