@@ -64,7 +64,7 @@ def register() -> None:
     if _registered:
         return
     for name, address in _xla_handlers().items():
-        capsule = jax.ffi.pycapsule(ctypes.c_void_p(address))
+        capsule = jax.ffi.pycapsule(ctypes.c_void_p(address))  # type: ignore[no-untyped-call]
         jax.ffi.register_ffi_target(name, capsule, platform="cpu", api_version=1)
     _registered = True
 
@@ -78,6 +78,11 @@ def _check_states(states: Any) -> tuple[int, ...]:
             f"states must be uint8 of shape (..., {STATE_BYTES}), not {dtype} {shape}",
         )
     return shape[:-1]
+
+
+def _sds(shape: tuple[int, ...], dtype: Any) -> Any:
+    """A result's declared shape and dtype (``jax.eval_shape`` reads them)."""
+    return jax.ShapeDtypeStruct(shape, dtype)  # type: ignore[no-untyped-call]
 
 
 def _call(name: str, results: Any, **kw: Any) -> Any:
@@ -130,11 +135,11 @@ class JaxEnv:
         seeds (such as :meth:`vector_seeds`) is initialised on the host
         and copied in once.
         """
-        if isinstance(seeds, jax.Array) or isinstance(seeds, jax.core.Tracer):
+        if isinstance(seeds, (jax.Array, jax.core.Tracer)):
             dtype = jnp.result_type(seeds)
             if dtype not in (jnp.uint32, jnp.uint64) or np.ndim(seeds) != 1:
                 raise _refuse("shape", f"seeds must be 1-d uint32 or uint64, not {dtype}")
-            out = jax.ShapeDtypeStruct((*np.shape(seeds), STATE_BYTES), jnp.uint8)
+            out = _sds((*np.shape(seeds), STATE_BYTES), jnp.uint8)
             return _call("ayo_init", out)(seeds, spec=self.spec)  # type: ignore[no-any-return]
         return jnp.asarray(self.stateless.init(np.asarray(seeds)))
 
@@ -151,10 +156,10 @@ class JaxEnv:
                 f"actions must be int32 or int64 of shape {lead}, not {adtype} {np.shape(actions)}",
             )
         out = (
-            jax.ShapeDtypeStruct((*lead, STATE_BYTES), jnp.uint8),
-            jax.ShapeDtypeStruct((*lead, 2), jnp.float32),
-            jax.ShapeDtypeStruct(lead, jnp.bool_),
-            jax.ShapeDtypeStruct(lead, jnp.bool_),
+            _sds((*lead, STATE_BYTES), jnp.uint8),
+            _sds((*lead, 2), jnp.float32),
+            _sds(lead, jnp.bool_),
+            _sds(lead, jnp.bool_),
         )
         call = _call("ayo_step", out, input_output_aliases={0: 0})
         return call(states, actions, spec=self.spec)  # type: ignore[no-any-return]
@@ -162,7 +167,7 @@ class JaxEnv:
     def legal_mask(self, states: Any) -> jax.Array:
         """``(..., 6)`` ``bool``: the viewer's legal actions."""
         lead = _check_states(states)
-        out = jax.ShapeDtypeStruct((*lead, 6), jnp.bool_)
+        out = _sds((*lead, 6), jnp.bool_)
         return _call("ayo_legal_mask", out)(states, spec=self.spec)  # type: ignore[no-any-return]
 
     def observe(
@@ -173,15 +178,15 @@ class JaxEnv:
         p = perspective or self.perspective
         if p not in ("mover", "absolute"):
             raise _refuse("options", f'perspective must be "mover" or "absolute", not {p!r}')
-        out = jax.ShapeDtypeStruct((*lead, 14), jnp.uint8)
+        out = _sds((*lead, 14), jnp.uint8)
         return _call(f"ayo_observe_{p}", out)(states, spec=self.spec)  # type: ignore[no-any-return]
 
     def children(self, states: Any) -> tuple[jax.Array, jax.Array]:
         """``((..., 6, 96), (..., 6))``: each action's next state, and its legality."""
         lead = _check_states(states)
         out = (
-            jax.ShapeDtypeStruct((*lead, 6, STATE_BYTES), jnp.uint8),
-            jax.ShapeDtypeStruct((*lead, 6), jnp.bool_),
+            _sds((*lead, 6, STATE_BYTES), jnp.uint8),
+            _sds((*lead, 6), jnp.bool_),
         )
         return _call("ayo_children", out)(states, spec=self.spec)  # type: ignore[no-any-return]
 

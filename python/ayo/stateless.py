@@ -91,7 +91,7 @@ FLAG_PENALIZED = 4
 
 def _refuse(reason: str, message: str) -> StatelessError:
     err = StatelessError(message)
-    err.reason = reason  # type: ignore[attr-defined]
+    err.reason = reason
     return err
 
 
@@ -166,7 +166,7 @@ class StatelessEnv:
 
     @staticmethod
     def vector_seeds(seed: int, n: int) -> npt.NDArray[np.uint64]:
-        """The seeds under which :meth:`init` starts the games ``AyoVectorEnv.reset(seed=seed)`` does."""
+        """The seeds for :meth:`init` of the games ``AyoVectorEnv.reset(seed=seed)`` starts."""
         return np.array([core_seed(seed + i) for i in range(n)], dtype=np.uint64)
 
     def init(self, seeds: Sequence[int] | npt.ArrayLike) -> npt.NDArray[np.uint8]:

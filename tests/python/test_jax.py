@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-jax = pytest.importorskip("jax")
-import jax.numpy as jnp  # noqa: E402
+pytest.importorskip("jax")
+import jax
+import jax.numpy as jnp
 
-import ayo  # noqa: E402
-from ayo.jax import JaxEnv  # noqa: E402
-from ayo.stateless import StatelessEnv  # noqa: E402
-from ayo.vector import AyoVectorEnv  # noqa: E402
+import ayo
+from ayo.jax import JaxEnv
+from ayo.stateless import StatelessEnv
+from ayo.vector import AyoVectorEnv
 
 
 def _policy(key: jax.Array, mask: jax.Array) -> jax.Array:
@@ -25,7 +26,9 @@ def test_a_1000_step_scan_equals_the_vector_env(rules: str) -> None:
     n, seed, steps = 32, 5, 1000
     env = JaxEnv(rules, max_episode_steps=60)
 
-    def body(carry: tuple[jax.Array, jax.Array], _: None) -> tuple[object, object]:
+    def body(
+        carry: tuple[jax.Array, jax.Array], _: None
+    ) -> tuple[tuple[jax.Array, jax.Array], object]:
         states, key = carry
         key, sub = jax.random.split(key)
         mask = env.legal_mask(states)
@@ -96,8 +99,8 @@ def test_vmap_while_loop_and_the_other_calls_match_numpy() -> None:
 
 def test_shapes_without_running_and_zero_copy_handover() -> None:
     env = JaxEnv("ayoayo")
-    spec = jax.ShapeDtypeStruct((7, 96), jnp.uint8)
-    acts = jax.ShapeDtypeStruct((7,), jnp.int32)
+    spec = jax.ShapeDtypeStruct((7, 96), jnp.uint8)  # type: ignore[no-untyped-call]
+    acts = jax.ShapeDtypeStruct((7,), jnp.int32)  # type: ignore[no-untyped-call]
     shapes = jax.eval_shape(env.step, spec, acts)
     assert [x.shape for x in shapes] == [(7, 96), (7, 2), (7,), (7,)]
     assert jax.eval_shape(env.children, spec)[0].shape == (7, 6, 96)
@@ -124,10 +127,10 @@ def test_bad_input_is_refused_and_nothing_aborts() -> None:
     # What only the data tells stops the computation with XLA's error.
     step = jax.jit(env.step)
     with pytest.raises(Exception, match=r"ayo \(action\)"):
-        jax.block_until_ready(step(states, jnp.array([0, 9], jnp.int32)))
+        np.asarray(step(states, jnp.array([0, 9], jnp.int32))[0])
     bad = states.at[0, 14].set(5)
     with pytest.raises(Exception, match=r"ayo \(state\)"):
-        jax.block_until_ready(step(bad, jnp.zeros(2, jnp.int32)))
+        np.asarray(step(bad, jnp.zeros(2, jnp.int32))[0])
     # The process goes on, and so do the calls.
     ok = step(states, jnp.argmax(env.legal_mask(states), axis=-1).astype(jnp.int32))
     assert ok[0].shape == (2, 96)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -25,7 +27,7 @@ def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
         (ayo.Rules("oware", repetition="off"), {"perspective": "absolute"}),
     ],
 )
-def test_steps_as_the_vector_env_on_the_same_seeds(rules: object, kwargs: dict) -> None:
+def test_steps_as_the_vector_env_on_the_same_seeds(rules: object, kwargs: dict[str, Any]) -> None:
     n, seed = 16, 11
     venv = AyoVectorEnv(n, rules, **kwargs)  # type: ignore[arg-type]
     env = StatelessEnv(rules, **kwargs)  # type: ignore[arg-type]
@@ -69,18 +71,24 @@ def test_self_play_follows_game_and_children_are_steps() -> None:
     # Ended states are absorbing with autoreset disabled.
     after, rewards, terminated, _ = env.step(states, [0])
     np.testing.assert_array_equal(after, states)
-    assert terminated[0] and not rewards.any()
+    assert terminated[0]
+    assert not rewards.any()
 
 
 def test_outputs_are_aligned_writable_and_inputs_unchanged() -> None:
     env = StatelessEnv("ayoayo")
     states = env.init(np.arange(5, dtype=np.uint64))
     before = states.copy()
-    outs = [states, *env.step(states, np.zeros(5, dtype=np.int32)), env.legal_mask(states)]
+    outs: list[np.ndarray[Any, Any]] = [
+        states,
+        *env.step(states, np.zeros(5, dtype=np.int32)),
+        env.legal_mask(states),
+    ]
     outs += [env.observe(states), *env.children(states)]
     for a in outs:
         assert a.ctypes.data % 64 == 0
-        assert a.flags.writeable and a.flags.c_contiguous
+        assert a.flags.writeable
+        assert a.flags.c_contiguous
     np.testing.assert_array_equal(states, before)
     # Leading batch shapes are kept.
     grid = np.stack([states, states])
@@ -91,10 +99,10 @@ def test_outputs_are_aligned_writable_and_inputs_unchanged() -> None:
 def test_bad_input_is_refused_with_typed_errors() -> None:
     with pytest.raises(ayo.StatelessError, match="repetition") as e:
         StatelessEnv("oware")
-    assert e.value.reason == "rules"  # type: ignore[attr-defined]
+    assert e.value.reason == "rules"
     with pytest.raises(ayo.StatelessError) as e:
         StatelessEnv("ayo", autoreset_mode="SameStep")  # type: ignore[arg-type]
-    assert e.value.reason == "options"  # type: ignore[attr-defined]
+    assert e.value.reason == "options"
     with pytest.raises(ayo.AyoError):
         StatelessEnv("ayo", opponent="greedy")  # type: ignore[arg-type]
     env = StatelessEnv("ayoayo", illegal_action="raise")
@@ -116,14 +124,14 @@ def test_bad_input_is_refused_with_typed_errors() -> None:
     for s, a, reason in cases:
         with pytest.raises(ayo.StatelessError) as e:
             env.step(s, a)  # type: ignore[arg-type]
-        assert e.value.reason == reason, (reason, str(e.value))  # type: ignore[attr-defined]
+        assert e.value.reason == reason, (reason, str(e.value))
     # An illegal action with illegal_action="raise" names the action.
     empty = env.step(states, [0, 0])[0]
     mask = env.legal_mask(empty)
     illegal = int(np.flatnonzero(~mask[0])[0])
     with pytest.raises(ayo.StatelessError, match="game 0") as e:
         env.step(empty, [illegal, int(mask[1].argmax())])
-    assert e.value.reason == "action"  # type: ignore[attr-defined]
+    assert e.value.reason == "action"
 
 
 def test_the_record_layout() -> None:
@@ -133,6 +141,8 @@ def test_the_record_layout() -> None:
     assert states.shape == (1, STATE_BYTES)
     assert list(f["pits"]) + list(f["stores"]) == list(env.observe(states, "absolute")[0])
     assert f["flags"] & 1 == 1  # the agent sits North
-    assert f["ply"] == 1 and f["steps"] == 0  # South (the random reply) opened
-    assert f["opponent_rng"].any() and f["seat_rng"].any()
+    assert f["ply"] == 1
+    assert f["steps"] == 0
+    assert f["opponent_rng"].any()
+    assert f["seat_rng"].any()
     assert StatelessEnv.vector_seeds(3, 2).dtype == np.uint64
