@@ -38,6 +38,7 @@ mod messages;
 mod player;
 mod result;
 mod rules;
+mod stateless;
 mod util;
 
 pub use counted::*;
@@ -47,6 +48,7 @@ pub use messages::*;
 pub use player::*;
 pub use result::*;
 pub use rules::*;
+pub use stateless::*;
 
 use std::ffi::c_char;
 

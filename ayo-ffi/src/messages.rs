@@ -90,6 +90,7 @@ pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
             ayo_result::DatabaseOutOfMemory => c"AYO_RESULT_DATABASE_OUT_OF_MEMORY",
             ayo_result::PlayerOutOfMemory => c"AYO_RESULT_PLAYER_OUT_OF_MEMORY",
             ayo_result::DatabaseRulesMismatch => c"AYO_RESULT_DATABASE_RULES_MISMATCH",
+            ayo_result::StatelessUnsupportedRules => c"AYO_RESULT_STATELESS_UNSUPPORTED_RULES",
         },
     };
     name.as_ptr()

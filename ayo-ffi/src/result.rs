@@ -110,11 +110,15 @@ pub enum ayo_result {
     /// The game is played by other rules than the databases were built for
     /// (the target does not count); `ayo_database_last_error` names both.
     DatabaseRulesMismatch = 115,
+    /// These rules end games on a repeated position, which a stateless
+    /// record (`ayo_stateless_new`) cannot hold: that rule reads every
+    /// position since the last capture.
+    StatelessUnsupportedRules = 120,
 }
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 36] = [
+    pub(crate) const ALL: [ayo_result; 37] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -151,6 +155,7 @@ impl ayo_result {
         ayo_result::DatabaseIo,
         ayo_result::DatabaseOutOfMemory,
         ayo_result::DatabaseRulesMismatch,
+        ayo_result::StatelessUnsupportedRules,
     ];
 
     /// The code with number `code`, if there is one.
@@ -210,6 +215,9 @@ impl ayo_result {
             ayo_result::PlayerOutOfMemory => "out of memory for a player's search tables",
             ayo_result::DatabaseRulesMismatch => {
                 "the game's rules are not those of the endgame databases"
+            }
+            ayo_result::StatelessUnsupportedRules => {
+                "these rules end games on a repeated position, which a stateless record cannot hold"
             }
         }
     }
