@@ -44,6 +44,7 @@ fn step1(env: &Stateless, state: &mut [u8], action: i64) -> Result<Stepped, Stat
             rewards: &mut r,
             terminated: &mut t,
             truncated: &mut u,
+            next_mask: None,
         },
     )?;
     Ok(Stepped {
@@ -248,12 +249,17 @@ fn records_step_as_the_batched_environments_episodes() {
                     };
                     actions.push(i64::from(a));
                 }
+                let mut next = vec![false; 6 * n];
                 let out = StepOut {
                     rewards: &mut r,
                     terminated: &mut t,
                     truncated: &mut u,
+                    next_mask: Some(&mut next),
                 };
                 env.step_in_place(&mut states, &actions, out).unwrap();
+                let mut again = vec![false; 6 * n];
+                env.legal_mask(&states, &mut again).unwrap();
+                assert_eq!(next, again);
                 for (i, ep) in eps.iter_mut().enumerate() {
                     let a = actions[i];
                     let checked = if ep.is_done() {
@@ -310,6 +316,7 @@ fn what_does_not_fit_or_is_malformed_is_refused() {
                 rewards: &mut r,
                 terminated: &mut t,
                 truncated: &mut u,
+                next_mask: None,
             }
         };
     }

@@ -265,6 +265,7 @@ pub unsafe extern "C" fn ayo_stateless_step(
             rewards: unsafe { out_slice(rewards, times(n, 2)?, "rewards") }?,
             terminated: unsafe { out_slice(terminated.cast::<bool>(), n, "terminated") }?,
             truncated: unsafe { out_slice(truncated.cast::<bool>(), n, "truncated") }?,
+            next_mask: None,
         };
         e.step_in_place(states, actions, out_step)?;
         Ok(())

@@ -139,8 +139,10 @@ impl PyStateless {
     }
 
     /// Steps `states` into `next` (both `(B, 96)` uint8), writing `rewards`
-    /// (`(B, 2)` float32), `terminated` and `truncated` (`(B,)` bool).
+    /// (`(B, 2)` float32), `terminated` and `truncated` (`(B,)` bool) and,
+    /// where given, the next states' legal mask (`(B, 6)` bool).
     #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (states, actions, next, rewards, terminated, truncated, next_mask = None))]
     fn step_into(
         &self,
         py: Python<'_>,
@@ -150,6 +152,7 @@ impl PyStateless {
         rewards: &Bound<'_, PyAny>,
         terminated: &Bound<'_, PyAny>,
         truncated: &Bound<'_, PyAny>,
+        next_mask: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let actions = read::<i64>(actions, "actions")?;
         let states = read::<u8>(states, "states")?;
@@ -161,12 +164,19 @@ impl PyStateless {
         let mut rewards = write::<f32>(rewards, "rewards")?;
         let mut term = write::<bool>(terminated, "terminated")?;
         let mut trunc = write::<bool>(truncated, "truncated")?;
+        let mut mask = next_mask
+            .map(|m| write::<bool>(m, "next_mask"))
+            .transpose()?;
         let bad = |e: numpy::AsSliceError| shape(e.to_string());
         let next = next.as_slice_mut().map_err(bad)?;
         let out = StepOut {
             rewards: rewards.as_slice_mut().map_err(bad)?,
             terminated: term.as_slice_mut().map_err(bad)?,
             truncated: trunc.as_slice_mut().map_err(bad)?,
+            next_mask: match mask.as_mut() {
+                Some(m) => Some(m.as_slice_mut().map_err(bad)?),
+                None => None,
+            },
         };
         py.detach(|| self.env.step(states, next, actions, out))
             .map_err(error)

@@ -378,10 +378,19 @@ unsafe fn execute(op: Op, frame: &CallFrame) -> Result<(), Fail> {
                     o.copy_from_slice(input(&states));
                     o
                 };
+                // A fifth result, where asked for: the next states' mask.
+                let next_mask = if usize::try_from(rets.size).unwrap_or(0) > 4 {
+                    let mask = buffer(rets, 4, &[PRED], "next mask")?;
+                    shaped(&mask, &lead, &[ACTIONS], "next mask")?;
+                    Some(out(&mask))
+                } else {
+                    None
+                };
                 let step = StepOut {
                     rewards: out(&rewards),
                     terminated: out(&term),
                     truncated: out(&trunc),
+                    next_mask,
                 };
                 env.step_in_place(next_slice, acts, step)?;
             }

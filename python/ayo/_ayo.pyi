@@ -655,6 +655,7 @@ class StatelessCore:
         rewards: npt.NDArray[np.float32],
         terminated: npt.NDArray[np.bool_],
         truncated: npt.NDArray[np.bool_],
+        next_mask: npt.NDArray[np.bool_] | None = None,
     ) -> None: ...
     def legal_mask_into(
         self, states: npt.NDArray[np.uint8], mask: npt.NDArray[np.bool_]

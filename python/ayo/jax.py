@@ -148,6 +148,16 @@ class JaxEnv:
         :meth:`ayo.stateless.StatelessEnv.step`. The states' buffer is
         aliased to the next states' (``input_output_aliases``): XLA steps
         them in place where the input is not used again."""
+        return self._step(states, actions, False)  # type: ignore[no-any-return]
+
+    def step_with_mask(
+        self, states: Any, actions: Any
+    ) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array, jax.Array]:
+        """:meth:`step`, and the next states' :meth:`legal_mask` ``(..., 6)``
+        from the same call (one pass over the records instead of two)."""
+        return self._step(states, actions, True)  # type: ignore[no-any-return]
+
+    def _step(self, states: Any, actions: Any, with_mask: bool) -> Any:
         lead = _check_states(states)
         adtype = jnp.result_type(actions)
         if np.shape(actions) != lead or adtype not in (jnp.int32, jnp.int64):
@@ -155,14 +165,16 @@ class JaxEnv:
                 "shape",
                 f"actions must be int32 or int64 of shape {lead}, not {adtype} {np.shape(actions)}",
             )
-        out = (
+        out: tuple[Any, ...] = (
             _sds((*lead, STATE_BYTES), jnp.uint8),
             _sds((*lead, 2), jnp.float32),
             _sds(lead, jnp.bool_),
             _sds(lead, jnp.bool_),
         )
+        if with_mask:
+            out = (*out, _sds((*lead, 6), jnp.bool_))
         call = _call("ayo_step", out, input_output_aliases={0: 0})
-        return call(states, actions, spec=self.spec)  # type: ignore[no-any-return]
+        return call(states, actions, spec=self.spec)
 
     def legal_mask(self, states: Any) -> jax.Array:
         """``(..., 6)`` ``bool``: the viewer's legal actions."""

@@ -197,6 +197,39 @@ class StatelessEnv:
         illegal one with ``illegal_action="raise"``) raises
         :class:`ayo.StatelessError` (``reason="action"``).
         """
+        st, acts = self._step_args(states, actions)
+        lead = st.shape[:-1]
+        nxt = aligned_empty(st.shape, np.uint8)
+        rewards = aligned_empty((*lead, 2), np.float32)
+        terminated = aligned_empty(lead, np.bool_)
+        truncated = aligned_empty(lead, np.bool_)
+        self._core.step_into(st, acts, nxt, rewards, terminated, truncated)
+        return nxt, rewards, terminated, truncated
+
+    def step_with_mask(
+        self, states: npt.ArrayLike, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+    ]:
+        """:meth:`step`, and the next states' :meth:`legal_mask` from the same pass."""
+        st, acts = self._step_args(states, actions)
+        lead = st.shape[:-1]
+        nxt = aligned_empty(st.shape, np.uint8)
+        rewards = aligned_empty((*lead, 2), np.float32)
+        terminated = aligned_empty(lead, np.bool_)
+        truncated = aligned_empty(lead, np.bool_)
+        mask = aligned_empty((*lead, 6), np.bool_)
+        self._core.step_into(st, acts, nxt, rewards, terminated, truncated, mask)
+        return nxt, rewards, terminated, truncated, mask
+
+    @staticmethod
+    def _step_args(
+        states: npt.ArrayLike, actions: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
         st = _states(states)
         lead = st.shape[:-1]
         acts = np.asarray(actions)
@@ -205,13 +238,7 @@ class StatelessEnv:
                 "shape",
                 f"actions must be an integer array of shape {lead}, not {acts.dtype} {acts.shape}",
             )
-        acts = np.ascontiguousarray(acts, dtype=np.int64)
-        nxt = aligned_empty(st.shape, np.uint8)
-        rewards = aligned_empty((*lead, 2), np.float32)
-        terminated = aligned_empty(lead, np.bool_)
-        truncated = aligned_empty(lead, np.bool_)
-        self._core.step_into(st, acts, nxt, rewards, terminated, truncated)
-        return nxt, rewards, terminated, truncated
+        return st, np.ascontiguousarray(acts, dtype=np.int64)
 
     def legal_mask(self, states: npt.ArrayLike) -> npt.NDArray[np.bool_]:
         """``(..., 6)`` ``bool``: the viewer's legal actions (none once the episode is over)."""

@@ -34,17 +34,17 @@ def test_a_1000_step_scan_equals_the_vector_env(rules: str) -> None:
         mask = env.legal_mask(states)
         actions = _policy(sub, mask)
         obs = env.observe(states)
-        states, rewards, term, trunc = env.step(states, actions)
+        states, rewards, term, trunc, next_mask = env.step_with_mask(states, actions)
         seats = env.agent_seat(states)
         reward = jnp.take_along_axis(rewards, seats[:, None], axis=1)[:, 0]
-        return (states, key), (obs, mask, actions, reward, term, trunc)
+        return (states, key), (obs, mask, actions, reward, term, trunc, next_mask)
 
     @jax.jit
     def rollout(states: jax.Array, key: jax.Array) -> object:
         return jax.lax.scan(body, (states, key), length=steps)
 
     states = env.init(env.vector_seeds(seed, n))
-    _, (obs, masks, actions, rewards, term, trunc) = rollout(states, jax.random.key(0))
+    _, (obs, masks, actions, rewards, term, trunc, nexts) = rollout(states, jax.random.key(0))
     venv = AyoVectorEnv(n, rules, max_episode_steps=60)
     o, _ = venv.reset(seed=seed)
     ended = 0
@@ -52,6 +52,7 @@ def test_a_1000_step_scan_equals_the_vector_env(rules: str) -> None:
         np.testing.assert_array_equal(np.asarray(obs[t]), o["observation"].astype(np.uint8))
         np.testing.assert_array_equal(np.asarray(masks[t]), o["action_mask"].astype(bool))
         o, r, te, tr, _ = venv.step(np.asarray(actions[t]))
+        np.testing.assert_array_equal(np.asarray(nexts[t]), o["action_mask"].astype(bool))
         np.testing.assert_array_equal(np.asarray(rewards[t]), r.astype(np.float32))
         np.testing.assert_array_equal(np.asarray(term[t]), te)
         np.testing.assert_array_equal(np.asarray(trunc[t]), tr)

@@ -41,8 +41,9 @@ def test_steps_as_the_vector_env_on_the_same_seeds(rules: object, kwargs: dict[s
         seats = env.fields(states)["flags"] & 1
         np.testing.assert_array_equal(seats, info["agent_seat"])
         actions = _random_legal(rng, mask)
-        states, rewards, terminated, truncated = env.step(states, actions)
+        states, rewards, terminated, truncated, next_mask = env.step_with_mask(states, actions)
         obs, reward, term, trunc, info = venv.step(actions)
+        np.testing.assert_array_equal(next_mask, obs["action_mask"].astype(bool))
         np.testing.assert_array_equal(rewards[np.arange(n), seats], reward.astype(np.float32))
         np.testing.assert_array_equal(terminated, term)
         np.testing.assert_array_equal(truncated, trunc)

@@ -414,14 +414,21 @@ impl<G: EpisodeGame> Episode<G> {
     #[inline]
     pub fn observe(&mut self, opts: &EpisodeOptions) -> Observation {
         let viewer = self.viewer(opts);
-        let pos = *self.game.position();
-        let view = opts.view_of(&pos, viewer);
-        let legal = if self.penalized || pos.to_move() != viewer {
+        let view = opts.view_of(self.game.position(), viewer);
+        let legal = self.viewer_legal(opts);
+        Observation { view, legal }
+    }
+
+    /// The viewer's legal actions, as [`Episode::observe`] shows them:
+    /// none after a penalty or when the viewer is not to move.
+    #[inline]
+    pub fn viewer_legal(&mut self, opts: &EpisodeOptions) -> u8 {
+        let viewer = self.viewer(opts);
+        if self.penalized || self.game.position().to_move() != viewer {
             0
         } else {
             self.game.legal_mask()
-        };
-        Observation { view, legal }
+        }
     }
 
     /// The observation as `seat` sees it (whoever the viewer is): the

@@ -136,6 +136,11 @@ pub struct StepOut<'a> {
     pub terminated: &'a mut [bool],
     /// The step limit was reached first.
     pub truncated: &'a mut [bool],
+    /// `(B, 6)`, where given: the next state's legal mask (as
+    /// [`Stateless::legal_mask`] of the next states, worked out while the
+    /// record is unpacked: a step and the mask for the next action in one
+    /// pass).
+    pub next_mask: Option<&'a mut [bool]>,
 }
 
 /// The options of a stateless batch, validated: pure functions over
@@ -154,6 +159,7 @@ pub struct StepOut<'a> {
 ///     rewards: &mut rewards,
 ///     terminated: &mut term,
 ///     truncated: &mut trunc,
+///     next_mask: None,
 /// };
 /// env.step_in_place(&mut states, &[0, 3], out)?;
 /// assert!(Stateless::new(EpisodeOptions::new(Rules::preset("oware")?)).is_err());
@@ -340,6 +346,10 @@ impl Stateless {
         check_len("rewards", 2 * n, out.rewards.len())?;
         check_len("terminated", n, out.terminated.len())?;
         check_len("truncated", n, out.truncated.len())?;
+        if let Some(m) = &out.next_mask {
+            check_len("next mask", n * ACTIONS, m.len())?;
+        }
+        let mut next_mask = out.next_mask;
         let mut ep = self.scratch();
         let penalize = self.opts.illegal.penalty().is_some();
         for (i, row) in states.chunks_exact_mut(STATE_BYTES).enumerate() {
@@ -358,7 +368,7 @@ impl Stateless {
                     ([0.0, 0.0], s.terminated, s.truncated)
                 }
             } else {
-                let legal = ep.observe(&self.opts).legal;
+                let legal = self.viewer_legal(&mut ep);
                 let checked = match check_action(legal, a, penalize) {
                     Ok(c) => c,
                     Err(ActionError::Illegal(_)) => {
@@ -375,6 +385,10 @@ impl Stateless {
                 (r.map(|x| x as f32), s.terminated, s.truncated)
             };
             pack(&ep, row);
+            if let Some(m) = next_mask.as_deref_mut() {
+                let legal = self.viewer_legal(&mut ep);
+                write_mask(legal, &mut m[i * ACTIONS..(i + 1) * ACTIONS]);
+            }
             out.rewards[2 * i..2 * i + 2].copy_from_slice(&rewards);
             out.terminated[i] = term;
             out.truncated[i] = trunc;
@@ -410,10 +424,7 @@ impl Stateless {
             .enumerate()
         {
             self.load(&mut ep, row, i)?;
-            let legal = ep.observe(&self.opts).legal;
-            for (a, b) in m.iter_mut().enumerate() {
-                *b = legal & (1 << a) != 0;
-            }
+            write_mask(self.viewer_legal(&mut ep), m);
         }
         Ok(())
     }
@@ -480,6 +491,7 @@ impl Stateless {
                         rewards: &mut r,
                         terminated: &mut t,
                         truncated: &mut u,
+                        next_mask: None,
                     };
                     self.step_in_place(child, &[a as i64], out)
                         .map_err(|e| reindex(e, i))?;
@@ -503,16 +515,35 @@ impl Stateless {
         if row[15] & !(FLAG_NORTH | FLAG_DONE | FLAG_PENALIZED) != 0 || row[18..20] != [0, 0] {
             return Err(bad("reserved bits are set".into()));
         }
-        let mut board = [0u8; PITS];
-        board.copy_from_slice(&row[..PITS]);
-        let setup = Setup {
-            board,
-            stores: [row[12], row[13]],
-            to_move,
-            no_capture: u16::from_le_bytes([row[16], row[17]]),
-            ply: u32_at(row, 20),
+        let no_capture = u16::from_le_bytes([row[16], row[17]]);
+        let ply = u32_at(row, 20);
+        // The checks of `Position::from_setup`, without building a setup on
+        // the hot path; a record that fails them is explained by it.
+        let seeds: u32 = row[..PITS + 2].iter().map(|&s| u32::from(s)).sum();
+        let rules = &self.opts.rules;
+        let fits = seeds == u32::from(rules.total_seeds())
+            && rules.move_limit().is_none_or(|l| no_capture <= l)
+            && u32::from(no_capture) <= ply;
+        let pos = if fits {
+            // One 16-byte load, byte 15 (the flags) masked off: assembled
+            // byte by byte on the stack, the cells stalled the load that
+            // read them back (store forwarding), a third of the unpacking.
+            let mut head = [0u8; 16];
+            head.copy_from_slice(&row[..16]);
+            let cells = u128::from_le_bytes(head) & ((1u128 << 120) - 1);
+            Position::from_parts(cells, no_capture, ply)
+        } else {
+            let mut board = [0u8; PITS];
+            board.copy_from_slice(&row[..PITS]);
+            let setup = Setup {
+                board,
+                stores: [row[12], row[13]],
+                to_move,
+                no_capture,
+                ply,
+            };
+            Position::from_setup(rules, &setup).map_err(|e| bad(e.to_string()))?
         };
-        let pos = Position::from_setup(&self.opts.rules, &setup).map_err(|e| bad(e.to_string()))?;
         let seat = if row[15] & FLAG_NORTH != 0 {
             Player::North
         } else {
@@ -544,6 +575,12 @@ impl Stateless {
         ep.rng = rng_from(&row[64..96]);
         ep.moves.clear();
         Ok(())
+    }
+
+    /// The viewer's legal actions ([`Episode::viewer_legal`]).
+    #[inline]
+    fn viewer_legal(&self, ep: &mut Episode<LeanGame>) -> u8 {
+        ep.viewer_legal(&self.opts)
     }
 
     /// Whether an ended episode ended by the rules or a penalty (rather
@@ -581,6 +618,14 @@ fn pack(ep: &Episode<LeanGame>, row: &mut [u8]) {
     row[28..32].copy_from_slice(&(ep.episodes as u32).to_le_bytes());
     rng_into(&ep.random, &mut row[32..64]);
     rng_into(&ep.rng, &mut row[64..96]);
+}
+
+/// Writes the bit set `legal` (bit `a`: action `a`) as six bools.
+#[inline]
+fn write_mask(legal: u8, out: &mut [bool]) {
+    for (a, b) in out.iter_mut().enumerate() {
+        *b = legal & (1 << a) != 0;
+    }
 }
 
 fn u32_at(row: &[u8], at: usize) -> u32 {
