@@ -42,6 +42,7 @@ actions, states that are not ``uint8 (..., 96)``) are refused.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -145,7 +146,18 @@ class StatelessEnv:
         steps = None
         if max_episode_steps is not None:
             per = 1 if opponent is not None else 2
-            steps = int(max_episode_steps) * per
+            try:
+                if isinstance(max_episode_steps, (bool, np.bool_)):
+                    raise TypeError
+                m = operator.index(max_episode_steps)
+            except TypeError:
+                raise _refuse(
+                    "options",
+                    f"max_episode_steps must be an int or None, not {max_episode_steps!r}",
+                ) from None
+            if not 1 <= m <= (2**32 - 1) // per:
+                raise _refuse("options", f"max_episode_steps = {m} is out of range")
+            steps = m * per
         self._core = StatelessCore(
             self.rules,
             opponent,

@@ -106,6 +106,10 @@ def test_bad_input_is_refused_with_typed_errors() -> None:
     assert e.value.reason == "options"
     with pytest.raises(ayo.AyoError):
         StatelessEnv("ayo", opponent="greedy")  # type: ignore[arg-type]
+    for steps in (0, 2**40, 1.5, True):
+        with pytest.raises(ayo.StatelessError) as e:
+            StatelessEnv("ayo", max_episode_steps=steps)  # type: ignore[arg-type]
+        assert e.value.reason == "options"
     env = StatelessEnv("ayoayo", illegal_action="raise")
     states = env.init([1, 2])
     cases: list[tuple[object, object, str]] = [
