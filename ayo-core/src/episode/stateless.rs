@@ -502,6 +502,9 @@ impl Stateless {
     }
 
     /// The position and the agent's seat of one record, validated.
+    // Inlined: returned through memory, the position stalled the loads of
+    // the caller that read it back.
+    #[inline]
     pub fn position(&self, row: &[u8], index: usize) -> Result<(Position, Player), StatelessError> {
         let bad = |why: String| StatelessError::BadState { index, why };
         let row: &[u8; STATE_BYTES] = row
@@ -558,6 +561,7 @@ impl Stateless {
     }
 
     /// Unpacks record `row` (game `index`) into `ep`.
+    #[inline]
     fn load(
         &self,
         ep: &mut Episode<LeanGame>,
