@@ -87,7 +87,8 @@ def self_play(env: JaxEnv, games: int, simulations: int, max_plies: int, seed: i
 
     def cond(c: tuple[Any, ...]) -> jax.Array:
         _, _, ply, done, _ = c
-        return (ply < max_plies) & ~jnp.all(done)
+        going: jax.Array = (ply < max_plies) & ~jnp.all(done)
+        return going
 
     def body(c: tuple[Any, ...]) -> tuple[Any, ...]:
         states, key, ply, done, actions = c
@@ -119,7 +120,7 @@ def main() -> None:
     env = search_env(args.rules)
     start = time.perf_counter()
     final, actions, done = self_play(env, args.games, args.simulations, args.max_plies, args.seed)
-    jax.block_until_ready(final)
+    np.asarray(final)  # waits for the computation
     seconds = time.perf_counter() - start
     actions = np.asarray(actions)
     for g in range(args.games):
