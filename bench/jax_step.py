@@ -9,9 +9,9 @@ the repetition end replaced by a cap of 200 capture-less moves
 (``Rules("oware", repetition="off", move_limit=200)``), the rules of the JAX
 Oware anchor, which plays them exactly.
 
-The agent's action is the ``floor(u * count)``-th legal action for a
-uniform ``u`` drawn before the timing (a few array operations in the loop,
-no random-number generation: the step alone is timed), the same numbers on
+The agent's action is the legal action with the largest of six uniforms
+drawn before the timing (a select and an argmax in the loop, no
+random-number generation: the step is what is timed), the same numbers on
 every side.
 
 * ``ayo.jax scan``: ``jax.jit(lax.scan(body))`` where ``body`` picks the
@@ -87,22 +87,24 @@ def best(run: Callable[[], Any], repeat: int) -> float:
 
 
 def _pick(u: jax.Array, mask: jax.Array) -> jax.Array:
-    """The ``floor(u * count)``-th legal action of each row (``u`` uniform in [0, 1)):
-    a uniformly random legal action from numbers drawn before the timed loop."""
-    m = mask.astype(jnp.int32)
-    k = u * m.sum(axis=-1)
-    return jnp.argmax(jnp.cumsum(m, axis=-1) > k[:, None], axis=-1).astype(jnp.int32)
+    """The legal action with the largest of six uniforms ``u`` (a uniformly
+    random legal action, from numbers drawn before the timed loop)."""
+    # Max, compare and a weighted sum: XLA's CPU argmax (a variadic
+    # reduction) cost more than the step here. Rows without a legal action
+    # (over, their action ignored) are clamped into range.
+    x = jnp.where(mask, u, -1.0)
+    hit = x == x.max(axis=-1, keepdims=True)
+    index = jnp.arange(x.shape[-1], dtype=jnp.int32)
+    return jnp.minimum((hit * index).sum(axis=-1), x.shape[-1] - 1)
 
 
 def _pick_np(u: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    m = mask.astype(np.int32)
-    k = u * m.sum(axis=-1)
-    return np.argmax(np.cumsum(m, axis=-1) > k[:, None], axis=-1)
+    return np.argmax(np.where(mask, u, -1.0), axis=-1)
 
 
-def uniforms(steps: int, batch: int, per_step: int) -> np.ndarray:
-    """The random numbers of every draw, made before the timing (the step alone is timed)."""
-    return np.random.default_rng(0).random((steps, per_step, batch), dtype=np.float32)
+def uniforms(steps: int, batch: int, per_step: int, actions: int = 6) -> np.ndarray:
+    """A uniform an action of each game for each draw, made before the timing."""
+    return np.random.default_rng(0).random((steps, per_step, batch, actions), dtype=np.float32)
 
 
 def ayo_scan(batch: int, steps: int) -> Callable[[], Any]:
@@ -251,7 +253,7 @@ def pgx_connect_four(batch: int, steps: int) -> Callable[[], Any] | None:
     step = jax.vmap(env.step)
     start = init(jax.random.split(jax.random.key(0), batch))
 
-    us = jnp.asarray(uniforms(steps, batch, 1))
+    us = jnp.asarray(uniforms(steps, batch, 1, actions=7))
 
     def body(state: Any, u: jax.Array) -> tuple[Any, jax.Array]:
         state = step(state, _pick(u[0], state.legal_action_mask))
