@@ -132,6 +132,16 @@ def test_bad_input_is_refused_and_nothing_aborts() -> None:
     bad = states.at[0, 14].set(5)
     with pytest.raises(Exception, match=r"ayo \(state\)"):
         np.asarray(step(bad, jnp.zeros(2, jnp.int32))[0])
+    # The handler checks what reaches it without ayo.jax's checks: the spec
+    # attribute, the shapes.
+    mask = jax.ShapeDtypeStruct((2, 6), jnp.bool_)  # type: ignore[no-untyped-call]
+    raw = jax.ffi.ffi_call("ayo_legal_mask", mask)
+    with pytest.raises(Exception, match=r"ayo \(rules\): rules with repetition"):
+        np.asarray(raw(states, spec="repetition=own_side"))
+    with pytest.raises(Exception, match=r"ayo \(options\)"):
+        np.asarray(raw(states, spec="opponent=greedy"))
+    with pytest.raises(Exception, match=r"ayo \(shape\)"):
+        np.asarray(raw(states[:, :90], spec=env.spec))
     # The process goes on, and so do the calls.
     ok = step(states, jnp.argmax(env.legal_mask(states), axis=-1).astype(jnp.int32))
     assert ok[0].shape == (2, 96)
