@@ -193,6 +193,12 @@
 #define AYO_SEARCH_VALUES_SEED_DIFFERENCE 1
 
 /**
+ * Bytes of one stateless record (`ayo_core::episode::STATE_BYTES`; a test
+ * checks they agree).
+ */
+#define AYO_STATE_BYTES 96
+
+/**
  * The result of every fallible call.
  *
  * The numbers are stable: a code keeps its number in every later version and
@@ -390,6 +396,12 @@ typedef enum ayo_result {
    * handed out, or results asked for before the search is done.
    */
   AYO_RESULT_SEARCH_NOT_READY = 122,
+  /**
+   * These rules end games on a repeated position, which a stateless
+   * record (`ayo_stateless_new`) cannot hold: that rule reads every
+   * position since the last capture.
+   */
+  AYO_RESULT_STATELESS_UNSUPPORTED_RULES = 130,
 } ayo_result;
 
 /**
@@ -786,6 +798,15 @@ typedef struct ayo_rules ayo_rules;
  * last failed call (`ayo_search_last_error`).
  */
 typedef struct ayo_search ayo_search;
+
+/**
+ * The options of a stateless batch (an opaque handle): rules whose state
+ * fits the record, the random opponent or self-play, the rewards, the
+ * step limit and the autoreset. Made by `ayo_stateless_new`, released by
+ * `ayo_stateless_free`; never changed, so one handle may serve any number
+ * of threads at once.
+ */
+typedef struct ayo_stateless ayo_stateless;
 
 /**
  * A position as plain values: read with `ayo_game_setup`, and written by the
@@ -2384,6 +2405,144 @@ enum ayo_result ayo_search_last_error(const struct ayo_search *search,
                                       char *buf,
                                       size_t len,
                                       size_t *written);
+
+/**
+ * Makes the stateless batch of `spec`: `key=value` pairs joined by `;`,
+ * every rule parameter (`capture=two_three`, …; those left out keep
+ * ayoayo's) and the options `opponent` (`random`, `self_play`), `seat`
+ * (`0`, `1`, `alternate`, `random`), `perspective` (`mover`, `absolute`),
+ * `reward` (`win_loss`, `seed_difference`), `illegal` (`raise`,
+ * `penalize`), `penalty`, `max_steps` (`none` or a number) and
+ * `autoreset` (`NextStep`, `Disabled`). `ayo_stateless_spec` writes a
+ * handle's spec back, every key included.
+ *
+ * `AYO_RESULT_STATELESS_UNSUPPORTED_RULES` for rules that end games on a
+ * repeated position (`repetition=own_side`, oware's): that rule reads every
+ * position since the last capture, which no fixed-size record holds
+ * (`repetition=off` with `max_steps` is the stateless form of Oware).
+ * Rule errors as `ayo_rules_set`; `AYO_RESULT_INVALID_ARGUMENT` for other
+ * bad options. Detail: `ayo_stateless_last_error`.
+ *
+ * Ownership: `*out_env` is new; release it with `ayo_stateless_free`.
+ *
+ * # Safety
+ * `spec` a NUL-terminated string; `out_env` valid for a write.
+ */
+enum ayo_result ayo_stateless_new(const char *spec, struct ayo_stateless **out_env);
+
+/**
+ * Releases a stateless handle; NULL does nothing.
+ *
+ * # Safety
+ * `env` NULL or a handle from `ayo_stateless_new`, not used afterwards.
+ */
+void ayo_stateless_free(struct ayo_stateless *env);
+
+/**
+ * Writes the handle's spec (every key) into `buf`; text out-parameter
+ * convention as for `ayo_result_message`.
+ *
+ * # Safety
+ * `env` a live handle; `buf` NULL or valid for `len` bytes; `written` valid.
+ */
+enum ayo_result ayo_stateless_spec(const struct ayo_stateless *env,
+                                   char *buf,
+                                   size_t len,
+                                   size_t *written);
+
+/**
+ * Writes the detail of the last failed `ayo_stateless_` call on this thread
+ * into `buf` (empty after one that succeeded); text out-parameter
+ * convention as for `ayo_result_message`.
+ *
+ * # Safety
+ * `buf` NULL or valid for `len` bytes; `written` valid for a write.
+ */
+enum ayo_result ayo_stateless_last_error(char *buf, size_t len, size_t *written);
+
+/**
+ * Writes a new episode of each of the `n` seeds into `states`
+ * (`n * AYO_STATE_BYTES` bytes), as the Python batched environment's game
+ * seeded by it and reset.
+ *
+ * # Safety
+ * `env` a live handle; `seeds` valid for `n` reads and `states` for
+ * `n * AYO_STATE_BYTES` writes (either may be NULL when `n` is 0).
+ */
+enum ayo_result ayo_stateless_init(const struct ayo_stateless *env,
+                                   const uint64_t *seeds,
+                                   size_t n,
+                                   uint8_t *states);
+
+/**
+ * Steps the `n` records of `states` in place with `actions` (0 to 5, the
+ * viewer's pits 1 to 6): the agent's move and the random opponent's
+ * replies (self-play: one move), the autoreset of an ended episode. Writes
+ * each seat's reward (`rewards[2 * i]` South's, `[2 * i + 1]` North's),
+ * `terminated` and `truncated` (1 or 0).
+ *
+ * `AYO_RESULT_INVALID_POSITION` for a record that is not a state of the
+ * rules; `AYO_RESULT_ACTION_OUT_OF_RANGE` for an action outside 0 to 5;
+ * an illegal action refused (`illegal=raise`) gives its reason's code.
+ * On failure the records before the failing one have been stepped; the
+ * detail names the game.
+ *
+ * # Safety
+ * `env` a live handle; `states` valid for `n * AYO_STATE_BYTES` reads and
+ * writes, `actions` for `n` reads, `rewards` for `2 * n` writes,
+ * `terminated` and `truncated` for `n` writes.
+ */
+enum ayo_result ayo_stateless_step(const struct ayo_stateless *env,
+                                   uint8_t *states,
+                                   const int64_t *actions,
+                                   size_t n,
+                                   float *rewards,
+                                   uint8_t *terminated,
+                                   uint8_t *truncated);
+
+/**
+ * Writes the viewer's legal actions of each record into `mask`
+ * (`n * 6`, `mask[6 * i + a]` 1 when action `a` is legal, else 0).
+ *
+ * # Safety
+ * `env` a live handle; `states` valid for `n * AYO_STATE_BYTES` reads,
+ * `mask` for `n * 6` writes.
+ */
+enum ayo_result ayo_stateless_legal_mask(const struct ayo_stateless *env,
+                                         const uint8_t *states,
+                                         size_t n,
+                                         uint8_t *mask);
+
+/**
+ * Writes each record's board as the viewer sees it into `obs` (`n * 14`:
+ * 12 pits then 2 stores): `absolute` 0, the viewer's row first (the
+ * `mover` perspective); otherwise South's row first.
+ *
+ * # Safety
+ * `env` a live handle; `states` valid for `n * AYO_STATE_BYTES` reads,
+ * `obs` for `n * 14` writes.
+ */
+enum ayo_result ayo_stateless_observe(const struct ayo_stateless *env,
+                                      const uint8_t *states,
+                                      size_t n,
+                                      int32_t absolute,
+                                      uint8_t *obs);
+
+/**
+ * Writes each record's six children (the record after each action, as
+ * `ayo_stateless_step`) into `children` (`n * 6 * AYO_STATE_BYTES`) and
+ * whether each action is legal into `valid` (`n * 6`, 1 or 0); an illegal action's
+ * child is the record itself.
+ *
+ * # Safety
+ * `env` a live handle; `states` valid for `n * AYO_STATE_BYTES` reads,
+ * `children` for `n * 6 * AYO_STATE_BYTES` writes, `valid` for `n * 6`.
+ */
+enum ayo_result ayo_stateless_children(const struct ayo_stateless *env,
+                                       const uint8_t *states,
+                                       size_t n,
+                                       uint8_t *children,
+                                       uint8_t *valid);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -39,6 +39,7 @@ mod player;
 mod result;
 mod rules;
 mod search;
+mod stateless;
 mod util;
 
 pub use counted::*;
@@ -49,6 +50,7 @@ pub use player::*;
 pub use result::*;
 pub use rules::*;
 pub use search::*;
+pub use stateless::*;
 
 use std::ffi::c_char;
 

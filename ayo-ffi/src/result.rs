@@ -120,11 +120,15 @@ pub enum ayo_result {
     /// A guided search's call out of turn: values told with no leaves
     /// handed out, or results asked for before the search is done.
     SearchNotReady = 122,
+    /// These rules end games on a repeated position, which a stateless
+    /// record (`ayo_stateless_new`) cannot hold: that rule reads every
+    /// position since the last capture.
+    StatelessUnsupportedRules = 130,
 }
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 39] = [
+    pub(crate) const ALL: [ayo_result; 40] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -164,6 +168,7 @@ impl ayo_result {
         ayo_result::SearchInvalid,
         ayo_result::SearchOutOfMemory,
         ayo_result::SearchNotReady,
+        ayo_result::StatelessUnsupportedRules,
     ];
 
     /// The code with number `code`, if there is one.
@@ -230,6 +235,9 @@ impl ayo_result {
             ayo_result::SearchOutOfMemory => "out of memory for a guided search's trees",
             ayo_result::SearchNotReady => {
                 "the guided search is not ready for this call (no leaves asked, or not done)"
+            }
+            ayo_result::StatelessUnsupportedRules => {
+                "these rules end games on a repeated position, which a stateless record cannot hold"
             }
         }
     }

@@ -56,6 +56,25 @@ pyo3::create_exception!(
     "An episode was stepped after it ended (or before its first reset), with no autoreset."
 );
 
+pyo3::create_exception!(
+    ayo._ayo,
+    StatelessError,
+    AyoError,
+    "States, actions or options of a stateless batch (ayo.stateless, ayo.jax) that cannot be \
+     used: rules whose state does not fit the record (repetition), arrays of the wrong shape \
+     or dtype, a record that is not a state of the rules, an action that cannot be taken. \
+     `reason` is the kind: \"rules\", \"options\", \"shape\", \"state\" or \"action\"."
+);
+
+/// A [`StatelessError`] of kind `reason`.
+pub(crate) fn stateless(reason: &str, message: String) -> PyErr {
+    Python::attach(|py| {
+        let err = StatelessError::new_err(message);
+        let reason = pyo3::types::PyString::new(py, reason).into_any();
+        with_attrs(py, err, &[("reason", reason)])
+    })
+}
+
 /// Sets attributes on a freshly made exception; an attribute that cannot be set
 /// (which does not happen for these exception types) is left out.
 fn with_attrs<'py>(py: Python<'py>, err: PyErr, attrs: &[(&str, Bound<'py, PyAny>)]) -> PyErr {
@@ -179,6 +198,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SetupError", py.get_type::<SetupError>())?;
     m.add("DatabaseError", py.get_type::<DatabaseError>())?;
     m.add("EpisodeOverError", py.get_type::<EpisodeOverError>())?;
+    m.add("StatelessError", py.get_type::<StatelessError>())?;
     // The batch's name for it, kept for callers of earlier versions.
     m.add("VecEpisodeOverError", py.get_type::<EpisodeOverError>())?;
     Ok(())

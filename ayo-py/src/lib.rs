@@ -17,8 +17,10 @@ mod guided;
 mod kernel;
 mod rules;
 mod solve;
+mod stateless;
 mod team;
 mod vector;
+mod xla;
 
 /// The `ayo._ayo` module.
 #[pymodule]
@@ -33,6 +35,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     solve::register(m)?;
     counted::register(m)?;
     vector::register(m)?;
+    stateless::register(m)?;
     env::register(m)?;
     guided::register(m)?;
     m.add("PARAM_NAMES", ayo_core::PARAM_NAMES.to_vec())?;

@@ -13,6 +13,7 @@ __all__ = [
     "MAX_THREADS",
     "NUM_ACTIONS",
     "PARAM_NAMES",
+    "STATE_BYTES",
     "Analysis",
     "AyoError",
     "CountedDatabase",
@@ -33,10 +34,13 @@ __all__ = [
     "SearchError",
     "SelfPlay",
     "SetupError",
+    "StatelessCore",
+    "StatelessError",
     "VecCore",
     "VecEpisodeOverError",
     "VerifyReport",
     "__version__",
+    "_xla_handlers",
     "kernel",
     "kernels",
     "perft",
@@ -658,6 +662,22 @@ class GuidedSearch:
 @final
 class SelfPlay:
     """Self-play on the guided search, asked and told: a search at every move of every game."""
+# --- Stateless batches (ayo-py/src/stateless.rs over ayo_core::episode::Stateless;
+# used by ayo.stateless and ayo.jax) ----------------------------------------------
+
+STATE_BYTES: Final[int]
+
+class StatelessError(AyoError):
+    """States, actions or options of a stateless batch that cannot be used.
+
+    ``reason`` is the kind: "rules", "options", "shape", "state" or "action".
+    """
+
+    reason: str
+
+@final
+class StatelessCore:
+    """The options of a stateless batch, validated; its functions write into given arrays."""
 
     def __new__(
         cls,
@@ -690,3 +710,42 @@ class SelfPlay:
     @property
     def done(self) -> bool: ...
     def data(self) -> dict[str, npt.NDArray[Any]]: ...
+        opponent: object,
+        *,
+        agent_seat: int | str | None = None,
+        perspective: str = "mover",
+        reward: str = "win_loss",
+        illegal_action: str = "penalize",
+        illegal_penalty: float = -1.0,
+        max_episode_steps: int | None = None,
+        autoreset_mode: str = "NextStep",
+    ) -> StatelessCore: ...
+    @staticmethod
+    def from_spec(spec: str) -> StatelessCore: ...
+    @property
+    def spec(self) -> str: ...
+    def init_into(self, seeds: npt.NDArray[np.uint64], states: npt.NDArray[np.uint8]) -> None: ...
+    def step_into(
+        self,
+        states: npt.NDArray[np.uint8],
+        actions: npt.NDArray[np.int64],
+        next: npt.NDArray[np.uint8],
+        rewards: npt.NDArray[np.float32],
+        terminated: npt.NDArray[np.bool_],
+        truncated: npt.NDArray[np.bool_],
+        next_mask: npt.NDArray[np.bool_] | None = None,
+    ) -> None: ...
+    def legal_mask_into(
+        self, states: npt.NDArray[np.uint8], mask: npt.NDArray[np.bool_]
+    ) -> None: ...
+    def observe_into(
+        self, states: npt.NDArray[np.uint8], perspective: str, obs: npt.NDArray[np.uint8]
+    ) -> None: ...
+    def children_into(
+        self,
+        states: npt.NDArray[np.uint8],
+        children: npt.NDArray[np.uint8],
+        valid: npt.NDArray[np.bool_],
+    ) -> None: ...
+
+def _xla_handlers() -> dict[str, int]: ...

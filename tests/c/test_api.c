@@ -45,7 +45,7 @@ _Static_assert(AYO_RESULT_NO_RECORD_ERROR == 51, "stable result numbers");
 _Static_assert(sizeof(ayo_setup) == 24, "ayo_setup layout");
 
 static const int ALL_CODES[] = {0,  1,  2,  3,  4,  5,   10,  11,  12,  13,  20,  21,  30,  31,  32,  33,  34, 35,
-                                36, 37, 38, 50, 51, 100, 101, 102, 103, 104, 105, 106, 110, 111, 112, 113, 114, 115};
+                                36, 37, 38, 50, 51, 100, 101, 102, 103, 104, 105, 106, 110, 111, 112, 113, 114, 115, 120};
 #define N_CODES (sizeof ALL_CODES / sizeof ALL_CODES[0])
 
 static const char START[] = "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0";

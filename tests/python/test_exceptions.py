@@ -19,6 +19,7 @@ NAMES = [
     "SetupError",
     "DatabaseError",
     "EpisodeOverError",
+    "StatelessError",
 ]
 
 

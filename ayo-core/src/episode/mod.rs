@@ -35,6 +35,7 @@ mod game;
 mod lanes;
 mod options;
 mod rows;
+mod stateless;
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -53,6 +54,7 @@ pub use rows::{
     reason_code, write_view, BatchOut, Counts, Kept, OwnedRows, Rows, RowsError, ACTIONS, DONE,
     MASK_BOOL, MASK_I8, OBS,
 };
+pub use stateless::{Stateless, StatelessError, StepOut, STATE_BYTES};
 
 use crate::players::{self, Agent, Kind};
 use crate::{Game, IllegalMove, Move, Outcome, Player, Position, PITS};
@@ -412,14 +414,21 @@ impl<G: EpisodeGame> Episode<G> {
     #[inline]
     pub fn observe(&mut self, opts: &EpisodeOptions) -> Observation {
         let viewer = self.viewer(opts);
-        let pos = *self.game.position();
-        let view = opts.view_of(&pos, viewer);
-        let legal = if self.penalized || pos.to_move() != viewer {
+        let view = opts.view_of(self.game.position(), viewer);
+        let legal = self.viewer_legal(opts);
+        Observation { view, legal }
+    }
+
+    /// The viewer's legal actions, as [`Episode::observe`] shows them:
+    /// none after a penalty or when the viewer is not to move.
+    #[inline]
+    pub fn viewer_legal(&mut self, opts: &EpisodeOptions) -> u8 {
+        let viewer = self.viewer(opts);
+        if self.penalized || self.game.position().to_move() != viewer {
             0
         } else {
             self.game.legal_mask()
-        };
-        Observation { view, legal }
+        }
     }
 
     /// The observation as `seat` sees it (whoever the viewer is): the

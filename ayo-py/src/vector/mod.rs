@@ -36,7 +36,7 @@ use crate::rules::PyRules;
 use crate::team::Team;
 use ayo_core::episode::{Rows, DONE};
 pub(crate) use ayo_core::episode::{ACTIONS, MASK_I8, OBS};
-use options::opponent_from;
+pub(crate) use options::opponent_from;
 pub(crate) use options::{episode_options, player_from};
 use rows::{out_slice, rows_error};
 use step::{step_all, validate, Split, MIN_THREADED};
