@@ -245,6 +245,25 @@ const PERFECT_DESCRIPTION: &str =
     "perfect: exact play from endgame databases (level max where they cannot answer)";
 
 impl PyPlayer {
+    /// A player of an agent made elsewhere (`ayo.Network.player`).
+    pub(crate) fn from_agent(
+        agent: Box<dyn Agent>,
+        kind: &'static str,
+        budget: Budget,
+        seed: u64,
+    ) -> PyResult<PyPlayer> {
+        let name = agent.name();
+        Ok(PyPlayer {
+            agent: Arc::new(Mutex::new(Engine::from(agent))),
+            name,
+            level: None,
+            kind,
+            budget,
+            seed,
+            database: None,
+        })
+    }
+
     fn run<T: Send>(
         &self,
         py: Python<'_>,

@@ -15,6 +15,7 @@ mod errors;
 mod game;
 mod guided;
 mod kernel;
+mod network;
 mod rules;
 mod solve;
 mod stateless;
@@ -32,6 +33,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(game::perft, m)?)?;
     ai::register(m)?;
+    network::register(m)?;
     solve::register(m)?;
     counted::register(m)?;
     vector::register(m)?;

@@ -26,6 +26,7 @@ __all__ = [
     "IllegalMoveError",
     "LayerReport",
     "MoveValue",
+    "Network",
     "Outcome",
     "Player",
     "RecordError",
@@ -308,7 +309,7 @@ class Player:
     ) -> Player: ...
     @staticmethod
     def from_kind(
-        kind: Literal["random", "greedy", "alphabeta", "mcts"],
+        kind: Literal["random", "greedy", "alphabeta", "mcts", "learned"],
         *,
         depth: int | None = None,
         nodes: int | None = None,
@@ -340,6 +341,24 @@ class Player:
     def choose(self, game: Game) -> int: ...
     def analyze(self, game: Game) -> Analysis: ...
     def __call__(self, game: Game) -> int: ...
+
+@final
+class Network:
+    """A policy/value network file, as level ``learned`` plays it (ayo-py/src/network.rs)."""
+
+    @staticmethod
+    def open(path: str | os.PathLike[str]) -> Network: ...
+    @staticmethod
+    def from_bytes(data: bytes) -> Network: ...
+    @staticmethod
+    def shipped(rules: Rules | str) -> Network: ...
+    def to_bytes(self) -> bytes: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def parameters(self) -> int: ...
+    def evaluate(self, observation: npt.ArrayLike) -> tuple[list[float], float]: ...
+    def player(self, simulations: int = 64, *, seed: int = 0) -> Player: ...
 
 # Endgame databases and exact values (ayo-py/src/solve.rs, re-exported by ayo).
 
@@ -662,22 +681,6 @@ class GuidedSearch:
 @final
 class SelfPlay:
     """Self-play on the guided search, asked and told: a search at every move of every game."""
-# --- Stateless batches (ayo-py/src/stateless.rs over ayo_core::episode::Stateless;
-# used by ayo.stateless and ayo.jax) ----------------------------------------------
-
-STATE_BYTES: Final[int]
-
-class StatelessError(AyoError):
-    """States, actions or options of a stateless batch that cannot be used.
-
-    ``reason`` is the kind: "rules", "options", "shape", "state" or "action".
-    """
-
-    reason: str
-
-@final
-class StatelessCore:
-    """The options of a stateless batch, validated; its functions write into given arrays."""
 
     def __new__(
         cls,
@@ -710,6 +713,27 @@ class StatelessCore:
     @property
     def done(self) -> bool: ...
     def data(self) -> dict[str, npt.NDArray[Any]]: ...
+
+# --- Stateless batches (ayo-py/src/stateless.rs over ayo_core::episode::Stateless;
+# used by ayo.stateless and ayo.jax) ----------------------------------------------
+
+STATE_BYTES: Final[int]
+
+class StatelessError(AyoError):
+    """States, actions or options of a stateless batch that cannot be used.
+
+    ``reason`` is the kind: "rules", "options", "shape", "state" or "action".
+    """
+
+    reason: str
+
+@final
+class StatelessCore:
+    """The options of a stateless batch, validated; its functions write into given arrays."""
+
+    def __new__(
+        cls,
+        rules: Rules | str,
         opponent: object,
         *,
         agent_seat: int | str | None = None,

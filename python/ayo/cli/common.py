@@ -74,7 +74,9 @@ def level_name(text: str) -> str:
     try:
         return str(Player(text.strip().lower()).level)
     except (ValueError, OverflowError):
-        raise UsageError(f"`{text}` is not a level; expected 1 to 8, max, learned or perfect") from None
+        raise UsageError(
+            f"`{text}` is not a level; expected 1 to 8, max, learned or perfect"
+        ) from None
 
 
 def seed_plus(seed: int, k: int) -> int:

@@ -29,7 +29,8 @@ def player_spec(spec: str, seed: int, perfect: Player | None = None) -> Player:
         except (ValueError, OverflowError):
             raise UsageError(
                 f"player {spec!r}: not a level (1 to 8, max, learned or perfect) nor a player "
-                "kind[:budget] (random, greedy, alphabeta, mcts or learned; depth=N, nodes=N or time=S)"
+                "kind[:budget] (random, greedy, alphabeta, mcts or learned; "
+                "depth=N, nodes=N or time=S)"
             ) from None
     try:
         kind, _, budget = text.partition(":")
