@@ -156,37 +156,27 @@ def mctx_search(method: str, dynamics: str, batch: int, simulations: int) -> Cal
 
 
 def ayo_rows(batches: list[int], simulations: list[int], repeats: int) -> list[Row]:
-    """ayo's batched guided search with the same trivial evaluator, when ayo
-    has one (``ayo.GuidedSearch``, an ask/tell object: built from the rules,
-    the batch size, the simulations and the method ``"puct"`` or
-    ``"gumbel"``; ``leaves()`` gives (observations, masks), ``tell(logits,
-    values)`` answers them, ``run(evaluate)`` does both until the search is
-    done). Returns no rows while ayo has no such search."""
+    """ayo's batched guided search (``ayo.GuidedSearch``) with the same trivial
+    evaluator: every game of the batch at Oware's start, as mctx's roots;
+    a fresh search a call, as each mctx call searches afresh."""
     if not hasattr(ayo, "GuidedSearch"):
         return []
-    rules = ayo.Rules("oware")
+    games = [ayo.Game("oware") for _ in range(max(batches))]
 
     def evaluate(observations: Any, masks: Any) -> tuple[np.ndarray, np.ndarray]:
-        masks = np.asarray(masks, bool)
-        logits = np.where(masks, 0.0, np.finfo(np.float32).min).astype(np.float32)
-        return logits, np.zeros(len(masks), np.float32)
+        n = len(masks)
+        return np.zeros((n, 6), np.float32), np.zeros(n, np.float32)
 
     def search(batch: int, sims: int, method: str) -> Callable[[], Any]:
-        # A fresh search a call, as each mctx call searches afresh.
-        return lambda: ayo.GuidedSearch(rules, batch=batch, simulations=sims, method=method).run(
-            evaluate
-        )
+        kind = "gumbel" if "gumbel" in method else "puct"
+        return lambda: ayo.GuidedSearch(sims, method=kind).run(games[:batch], evaluate)
 
     out = []
     for method in METHODS:
         for batch in batches:
             for sims in simulations:
-                try:
-                    seconds, share = timed(search(batch, sims, method), repeats)
-                    row = Row("ayo", method, "ayo oware", batch, sims, seconds, cpu_share=share)
-                except Exception as err:  # an API still in the making: say so
-                    row = Row("ayo", method, "ayo oware", batch, sims, None, f"failed: {err!r}")
-                out.append(row)
+                seconds, share = timed(search(batch, sims, method), repeats)
+                out.append(Row("ayo", method, "ayo oware", batch, sims, seconds, cpu_share=share))
     return out
 
 

@@ -22,6 +22,7 @@ use pyo3::types::{PyDict, PySlice};
 use crate::alloc;
 use crate::errors::{AyoError, Wide, U64};
 use crate::game::PyGame;
+use crate::network::PyNetwork;
 use crate::rules::PyRules;
 use crate::vector::rows::out_slice;
 
@@ -112,12 +113,17 @@ fn options(
     Ok(opts)
 }
 
+/// A network answering in Rust: observations and masks in, logits and values out.
+type RustEvaluate<'a> = dyn FnMut(&[f32], &[bool], &mut [f32], &mut [f32]) + 'a;
+
 /// What the Python classes ask and tell: the search, or self-play on it.
 trait AskTell: Send {
     fn rows(&self) -> usize;
     fn ask_into(&mut self, obs: &mut [f32], mask: &mut [bool]) -> Result<usize, CoreError>;
     fn tell(&mut self, logits: &[f32], values: &[f32]) -> Result<(), CoreError>;
     fn asked(&self) -> usize;
+    /// Asks and tells until done, `evaluate` answering in Rust.
+    fn run_with(&mut self, evaluate: &mut RustEvaluate<'_>) -> Result<(), CoreError>;
 }
 
 impl AskTell for GuidedSearch {
@@ -133,6 +139,9 @@ impl AskTell for GuidedSearch {
     fn asked(&self) -> usize {
         self.leaf_games().len()
     }
+    fn run_with(&mut self, evaluate: &mut RustEvaluate<'_>) -> Result<(), CoreError> {
+        GuidedSearch::run(self, evaluate).map(|_| ())
+    }
 }
 
 impl AskTell for SelfPlay {
@@ -147,6 +156,9 @@ impl AskTell for SelfPlay {
     }
     fn asked(&self) -> usize {
         self.leaves().games.len()
+    }
+    fn run_with(&mut self, evaluate: &mut RustEvaluate<'_>) -> Result<(), CoreError> {
+        SelfPlay::run(self, evaluate).map(|_| ())
     }
 }
 
@@ -251,13 +263,22 @@ fn tell<T: AskTell>(
 }
 
 /// Asks and tells until no leaf is handed out, `evaluate(obs, mask)`
-/// answering each round with `(logits, values)`.
+/// answering each round with `(logits, values)`; an `ayo.Network` answers
+/// in Rust, the whole search with the GIL released.
 fn run<T: AskTell>(
     py: Python<'_>,
     core: &Mutex<T>,
     rows: &Rows,
     evaluate: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
+    if let Ok(net) = evaluate.cast::<PyNetwork>() {
+        let net = net.get().network();
+        return py.detach(|| {
+            let mut core = core.lock().map_err(|_| poisoned())?;
+            core.run_with(&mut |obs, _mask, logits, values| net.evaluate_rows(obs, logits, values))
+                .map_err(search_error)
+        });
+    }
     loop {
         let (obs, mask) = leaves(py, core, rows)?;
         if obs.len()? == 0 {

@@ -24,6 +24,13 @@ fn refused(e: impl std::fmt::Display) -> PyErr {
     AyoError::new_err(e.to_string())
 }
 
+impl PyNetwork {
+    /// The network, for a search evaluated in Rust.
+    pub(crate) fn network(&self) -> Arc<Network> {
+        Arc::clone(&self.net)
+    }
+}
+
 #[pymethods]
 impl PyNetwork {
     /// Reads a network file (`examples/python/alphazero.py`'s `export`).

@@ -1,6 +1,6 @@
 /* Play a game of Ayo against the computer in the terminal.
  * usage: vs_computer [PRESET [LEVEL [SEED [south|north]]]]
- *        (defaults: ayo, 3, 1, south; LEVEL is 1 to 8 or max)
+ *        (defaults: ayo, 3, 1, south; LEVEL is 1 to 8, max or learned)
  * Type a pit 1..6 (your row, left to right, in sowing order), h for a hint
  * from the computer's analysis, or q to quit. The last two lines printed
  * are the game record and the result. */

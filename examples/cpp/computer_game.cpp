@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
       std::printf("stopped at the ply cap\n");
     }
   } catch (const ayo::Error &e) {
-    // e.g. "computer_game: AYO_RESULT_UNKNOWN_LEVEL: unknown level; valid levels: 1 to 8 and max"
+    // e.g. "computer_game: AYO_RESULT_UNKNOWN_LEVEL: unknown level; valid levels: 1 to 8, max and learned"
     std::fprintf(stderr, "computer_game: %s: %s\n", e.name(), e.what());
     return 1;
   }

@@ -115,7 +115,9 @@ def evaluator(params: Params) -> Callable[[np.ndarray, np.ndarray], tuple[Any, A
         padded = np.zeros((size, OBS), np.float32)
         padded[:n] = obs
         logits, values = _forward_jit(params, padded)
-        return np.asarray(logits[:n]), np.asarray(values[:n])
+        # To numpy first: slicing the JAX arrays would dispatch (and compile
+        # for each new n) two more operations a round.
+        return np.asarray(logits)[:n], np.asarray(values)[:n]
 
     return evaluate
 

@@ -669,7 +669,8 @@ class GuidedSearch:
         games: Iterable[Game],
         evaluate: Callable[
             [npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]
-        ],
+        ]
+        | Network,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
     @property
     def done(self) -> bool: ...
@@ -708,7 +709,8 @@ class SelfPlay:
         self,
         evaluate: Callable[
             [npt.NDArray[np.float32], npt.NDArray[np.bool_]], tuple[npt.ArrayLike, npt.ArrayLike]
-        ],
+        ]
+        | Network,
     ) -> dict[str, npt.NDArray[Any]]: ...
     @property
     def done(self) -> bool: ...

@@ -18,7 +18,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ayo._ayo import GuidedSearch, Rules, SearchError, SelfPlay
+from ayo._ayo import GuidedSearch, Network, Rules, SearchError, SelfPlay
 
 __all__ = ["GuidedSearch", "SearchError", "SelfPlay", "SelfPlayData", "self_play"]
 
@@ -55,7 +55,7 @@ class SelfPlayData:
 
 def self_play(
     rules: Rules | str,
-    evaluate: Evaluate,
+    evaluate: Evaluate | Network,
     *,
     games: int = 64,
     simulations: int = 32,
@@ -68,7 +68,9 @@ def self_play(
 ) -> SelfPlayData:
     """Play ``games`` games of ``rules`` to the end with a search of
     ``simulations`` at every move, ``evaluate(obs, mask)`` answering every
-    round with ``(logits, values)``; the training rows.
+    round with ``(logits, values)``; the training rows. An
+    :class:`ayo.Network` as ``evaluate`` answers in Rust: the whole run then
+    releases the GIL and calls no Python.
 
     ``search`` takes the other options of :class:`GuidedSearch`
     (``c_puct``, ``dirichlet_alpha``, ``dirichlet_fraction``,

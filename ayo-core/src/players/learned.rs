@@ -150,9 +150,14 @@ impl Agent for Learned {
         let best = r
             .and_then(|r| legal.iter().copied().find(|m| m.action() == r.action))
             .or(legal.first().copied());
+        // The position's value is its best move's, as for every player.
+        let value = moves
+            .iter()
+            .find(|m| Some(m.mv) == best)
+            .map_or(Value(0), |m| m.value);
         Analysis {
             best,
-            value: outcome_value(r.map_or(0.0, |r| r.value)),
+            value,
             basis,
             pv: best.into_iter().collect(),
             moves,

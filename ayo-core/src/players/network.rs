@@ -220,22 +220,38 @@ impl Network {
     /// The six move logits and the value in `[-1, 1]` (for the player to
     /// move) of one observation.
     pub fn evaluate(&self, observation: &[f32; INPUTS]) -> ([f32; 6], f32) {
+        let mut logits = [0.0f32; 6];
+        let mut value = [0.0f32; 1];
+        self.evaluate_rows(observation, &mut logits, &mut value);
+        (logits, value[0])
+    }
+
+    /// The logits and values of `values.len()` observations at once (rows of
+    /// [`INPUTS`] features in `observations`, six logits a row in `logits`),
+    /// as the guided search asks for them.
+    ///
+    /// # Panics
+    /// If the slices do not hold `values.len()` rows each.
+    pub fn evaluate_rows(&self, observations: &[f32], logits: &mut [f32], values: &mut [f32]) {
+        let n = values.len();
+        assert!(observations.len() >= n * INPUTS && logits.len() >= n * 6);
         let mut a = vec![0.0f32; self.widest];
         let mut b = vec![0.0f32; self.widest];
-        a[..INPUTS].copy_from_slice(observation);
         let last = self.layers.len() - 1;
-        for (k, l) in self.layers.iter().enumerate() {
-            for (o, out) in b[..l.outputs].iter_mut().enumerate() {
-                let row = &l.weights[o * l.inputs..(o + 1) * l.inputs];
-                let dot: f32 = row.iter().zip(&a[..l.inputs]).map(|(w, x)| w * x).sum();
-                let z = dot + l.biases[o];
-                *out = if k == last { z } else { z.max(0.0) };
+        for r in 0..n {
+            a[..INPUTS].copy_from_slice(&observations[r * INPUTS..(r + 1) * INPUTS]);
+            for (k, l) in self.layers.iter().enumerate() {
+                for (o, out) in b[..l.outputs].iter_mut().enumerate() {
+                    let row = &l.weights[o * l.inputs..(o + 1) * l.inputs];
+                    let dot: f32 = row.iter().zip(&a[..l.inputs]).map(|(w, x)| w * x).sum();
+                    let z = dot + l.biases[o];
+                    *out = if k == last { z } else { z.max(0.0) };
+                }
+                std::mem::swap(&mut a, &mut b);
             }
-            std::mem::swap(&mut a, &mut b);
+            logits[r * 6..(r + 1) * 6].copy_from_slice(&a[..6]);
+            values[r] = a[6].tanh();
         }
-        let mut logits = [0.0f32; 6];
-        logits.copy_from_slice(&a[..6]);
-        (logits, a[6].tanh())
     }
 
     /// A network of the given hidden widths, weights drawn uniformly in
