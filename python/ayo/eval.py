@@ -13,7 +13,7 @@
 An agent is anything that maps a :class:`ayo.Game` to an action 0..5 (the
 player to move's pit): an :class:`ayo.ai.Player`, a network's greedy policy,
 any Python callable; or a level given by name (``"random"``, ``"1"`` ..
-``"8"``, ``"max"``), made afresh for each game with that game's seed.
+``"8"``, ``"max"``, ``"learned"``), made afresh for each game with that game's seed.
 :class:`Seeded` wraps a factory ``seed -> agent`` so that other agents get
 per-game seeds too.
 
@@ -237,12 +237,13 @@ def _agent_for(name: str, spec: AgentSpec, seed: int) -> Agent:
         return spec.factory(seed)
     if isinstance(spec, str):
         level = _LEVEL_ALIASES.get(spec, spec)
-        if level not in Player.levels():
+        try:
+            return Player(level, seed=seed)
+        except (ValueError, OverflowError):
             raise AyoError(
                 f"agent {name!r}: {spec!r} is not a level "
-                f"(random, {', '.join(Player.levels())}); pass a Player or a callable"
-            )
-        return Player(level, seed=seed)
+                f"(random, {', '.join(Player.levels())}, learned); pass a Player or a callable"
+            ) from None
     if callable(spec):
         return spec
     raise AyoError(f"agent {name!r} is {spec!r}: not a level name, a callable or Seeded")

@@ -194,5 +194,5 @@ int main(void) {
   self_play("oware", AYO_SEARCH_METHOD_GUMBEL);
   self_play("olopon", AYO_SEARCH_METHOD_PUCT);
   self_play("ayo", AYO_SEARCH_METHOD_GUMBEL);
-  return check_report("test_search");
+  return check_report("c-search");
 }
