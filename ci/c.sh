@@ -302,7 +302,7 @@ grep -q "NEEDED.*\[libayo.so.$major\]" "$work/computer_game.dynamic" || die "com
 check_example "C++ cmake ayo::ayo (NEEDED libayo.so.$major)" "$work/cmake-cpp/computer_game" oware 4 7
 check_example "C++ cmake ayo::ayo_static" "$work/cmake-cpp/computer_game_static" ayoayo 2 3
 if "$work/cmake-cpp/computer_game" ayo 9 >/dev/null 2>"$work/cpp_err.log"; then die "computer_game accepted level 9"; fi
-grep -qx 'computer_game: AYO_RESULT_UNKNOWN_LEVEL: unknown level; valid levels: 1 to 8 and max' "$work/cpp_err.log" \
+grep -qx 'computer_game: AYO_RESULT_UNKNOWN_LEVEL: unknown level; valid levels: 1 to 8, max and learned' "$work/cpp_err.log" \
   || die "computer_game's error: $(cat "$work/cpp_err.log")"
 ok "C++ example: a bad level is an ayo::Error with its code and message"
 # An incompatible version request must be refused.
