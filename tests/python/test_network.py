@@ -99,3 +99,14 @@ def test_self_play_with_a_network_is_the_same_as_asking_python(net: ayo.Network)
     actions, policies, _ = search.run([ayo.Game("oware")], net)
     assert ayo.Game("oware").is_legal(int(actions[0]))
     assert policies[0].sum() == pytest.approx(1.0)
+
+
+def test_the_command_takes_level_learned(capsys: pytest.CaptureFixture[str]) -> None:
+    from ayo.cli import main
+
+    start = "oware 4,4,4,4,4,4/4,4,4,4,4,4 0-0 s 0 0"
+    assert main(["analyze", start, "--level", "learned", "--no-color"]) == 0
+    assert "Analysis by level learned" in capsys.readouterr().out
+    assert main(["arena", "--levels", "learned", "L1", "--games", "2", "--rules", "oware"]) == 0
+    out = capsys.readouterr().out
+    assert "learned vs L1" in out

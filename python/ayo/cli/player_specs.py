@@ -25,7 +25,9 @@ def player_spec(spec: str, seed: int, perfect: Player | None = None) -> Player:
         return Player.perfect(perfect.database, seed=seed)
     if ":" not in text and text not in ("random", "greedy", "alphabeta", "mcts"):
         try:
-            return Player(text.removeprefix("l"), seed=seed)
+            # "L3" and "Lmax" name levels 3 and max; "learned" keeps its "l".
+            level = text[1:] if text[:1] == "l" and text != "learned" else text
+            return Player(level, seed=seed)
         except (ValueError, OverflowError):
             raise UsageError(
                 f"player {spec!r}: not a level (1 to 8, max, learned or perfect) nor a player "
