@@ -92,3 +92,8 @@ pub struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/players.md")]
 pub struct PlayersDoctests;
+
+/// docs/search.md's Rust block, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/search.md")]
+pub struct SearchDoctests;

@@ -8,7 +8,7 @@ outcomes (a network's logits and values would take their place). Plays
 every move of every game inside one jitted ``lax.while_loop``, then replays
 the moves in ``ayo.Game`` and checks the outcomes agree.
 
-    pip install 'ayo[jax]'
+    pip install ".[jax]"      # from a clone
     python examples/python/mctx_search.py --rules ayoayo --games 8 --simulations 32
 """
 

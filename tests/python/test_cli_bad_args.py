@@ -312,7 +312,7 @@ def test_the_level_message_lists_perfect(tmp_path: Path) -> None:
         (["arena", "--levels", "1", "9"], ("arena",)),
     ]:
         proc = usage_error(args, tmp_path, path, "not a level")
-        assert "max or perfect" in proc.stderr
+        assert "max, learned or perfect" in proc.stderr
 
 
 def test_duplicate_keys_and_leading_zeros_in_rules_text(tmp_path: Path) -> None:

@@ -65,7 +65,13 @@ OTHER_AYO = re.compile(r"pip install[^\n`#]*?[\s\"'](ayo)(\[[^\]]*\])?(?=[\s\"'`
 
 
 def test_install_instructions_cannot_reach_another_project() -> None:
-    files = [*doc_files(), *(ROOT / "python").rglob("*.py"), *(ROOT / "notebooks").glob("*.ipynb")]
+    files = [
+        *doc_files(),
+        *(ROOT / "python").rglob("*.py"),
+        *(ROOT / "examples").rglob("*.py"),
+        *(ROOT / "bench").rglob("*.py"),
+        *(ROOT / "notebooks").glob("*.ipynb"),
+    ]
     bad = [
         f"{path.relative_to(ROOT)}: {m.group(0)}"
         for path in files
