@@ -263,7 +263,13 @@ class AyoEnv(gym.Env[Observation, np.int64]):
         if unknown:
             raise ValueError(f"unknown reset options: {sorted(unknown)}")
         seat: Any = options.get("agent_seat")
-        if seat is not None and (seat not in (0, 1) or isinstance(seat, bool)):
+        if seat is not None and (
+            isinstance(seat, (bool, np.bool_))
+            or not isinstance(seat, (int, np.integer))
+            or seat not in (0, 1)
+        ):
+            # Checked before the environment changes: a float 0.0 equals 0
+            # but is no seat, and the core would refuse it after the reseed.
             raise ValueError(f"agent_seat must be 0 or 1, not {seat!r}")
         position = options.get("position")
         game = Game(self.rules, position) if position is not None else None
@@ -276,7 +282,7 @@ class AyoEnv(gym.Env[Observation, np.int64]):
             self._core.seed(_core_seed_from(self.np_random))
             self._seeded = True
         self._started = True
-        return self._core.reset(game, seat, self._reply)
+        return self._core.reset(game, None if seat is None else int(seat), self._reply)
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the agent's ``action`` (0..5, relative to the agent) and the opponent's reply.
