@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jax
 import jax.numpy as jnp
@@ -237,7 +237,10 @@ def policy_agent(params: Params) -> Callable[[ayo.Game], int]:
 
 
 def search_agent(
-    params: Params, simulations: int = 64, method: str = "gumbel", seed: int = 0
+    params: Params,
+    simulations: int = 64,
+    method: Literal["puct", "gumbel"] = "gumbel",
+    seed: int = 0,
 ) -> Callable[[ayo.Game], int]:
     """The network inside ayo's search, the most visited move (no noise at play time)."""
     evaluate = evaluator(params)
