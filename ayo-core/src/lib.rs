@@ -45,12 +45,15 @@ mod sow; // sowing: laps, the skipped origin, relay, collect on 4
 
 // The values the rules act on:
 mod board; // the packed board: one byte a pit
+mod budget; // how much work a player or a search may do for one move
 mod hash;
+mod memory; // memory asked for before a search, never during it
 mod moves;
+mod observation; // what a network is shown: the mover's seeds, the legal mask
 mod outcome;
 mod player;
 mod position;
-mod random_move; // the one way a uniformly random legal move is drawn
+mod random_move; // the seeded generator, the one way a uniformly random legal move is drawn
 mod setup;
 mod tables;
 

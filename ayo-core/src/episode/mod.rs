@@ -41,6 +41,7 @@ use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
+pub use crate::observation::{write_view, ACTIONS, MASK_BOOL, MASK_I8, OBS};
 pub use batch::{
     first_refused, first_refused_on, step_batch, step_batch_on, step_batch_rows,
     step_batch_rows_on, BatchPath,
@@ -50,10 +51,7 @@ pub use options::{
     Autoreset, EpisodeOptions, IllegalAction, Opponent, OptionsError, Perspective, Reward,
     SeatChoice,
 };
-pub use rows::{
-    reason_code, write_view, BatchOut, Counts, Kept, OwnedRows, Rows, RowsError, ACTIONS, DONE,
-    MASK_BOOL, MASK_I8, OBS,
-};
+pub use rows::{reason_code, BatchOut, Counts, Kept, OwnedRows, Rows, RowsError, DONE};
 pub use stateless::{Stateless, StatelessError, StepOut, STATE_BYTES};
 
 use crate::players::{self, Agent, Kind};

@@ -7,45 +7,11 @@
 use std::cell::Cell;
 
 use super::{Episode, EpisodeGame, EpisodeOptions, Observation, Opponent, Step};
+use crate::observation::{write_view, ACTIONS, MASK_BOOL, MASK_I8, OBS};
 use crate::{EndReason, Position};
-
-/// Features of one observation: 12 pits and 2 stores.
-pub const OBS: usize = 14;
-/// Actions per move.
-pub const ACTIONS: usize = 6;
 
 /// The status bit of an episode that is over and awaits a reset.
 pub const DONE: u8 = 0x80;
-
-/// Row `m`: the action mask of the bit set `m` (bit `a`: action `a`), as bools.
-pub const MASK_BOOL: [[bool; ACTIONS]; 64] = {
-    let mut rows = [[false; ACTIONS]; 64];
-    let mut m = 0;
-    while m < 64 {
-        let mut a = 0;
-        while a < ACTIONS {
-            rows[m][a] = m & (1 << a) != 0;
-            a += 1;
-        }
-        m += 1;
-    }
-    rows
-};
-
-/// [`MASK_BOOL`] as the observation's int8.
-pub const MASK_I8: [[i8; ACTIONS]; 64] = {
-    let mut rows = [[0i8; ACTIONS]; 64];
-    let mut m = 0;
-    while m < 64 {
-        let mut a = 0;
-        while a < ACTIONS {
-            rows[m][a] = MASK_BOOL[m][a] as i8;
-            a += 1;
-        }
-        m += 1;
-    }
-    rows
-};
 
 /// The code of an end reason in the `reason` row: 0 target, 1 move limit,
 /// 2 repetition, 3 no legal move.
@@ -543,13 +509,5 @@ impl<G: EpisodeGame> BatchOut<G> for RowsOut<'_, '_> {
         let seat = kept.step.mover.index() as i8;
         let status = self.rows.write_kept(self.opts, i, seat, kept);
         self.status[i].set(status);
-    }
-}
-
-/// An observation's seeds as float32.
-#[inline]
-pub fn write_view(view: &[u8; OBS], out: &mut [f32]) {
-    for (o, &v) in out[..OBS].iter_mut().zip(view) {
-        *o = f32::from(v);
     }
 }

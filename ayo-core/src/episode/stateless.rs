@@ -38,11 +38,11 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::ser::{self, Impossible, Serialize};
 
-use super::rows::{ACTIONS, OBS};
 use super::{
     check_action, ActionError, Autoreset, Checked, Episode, EpisodeOptions, IllegalAction,
     Opponent, OptionsError, Perspective, Reward, SeatChoice,
 };
+use crate::observation::{ACTIONS, OBS};
 use crate::players::Kind;
 use crate::rules::Repetition;
 use crate::{LeanGame, Player, Position, RulesError, Setup, PARAM_NAMES, PITS};

@@ -39,16 +39,17 @@ mod self_play;
 mod tests;
 mod tree;
 
-use crate::players::{Budget, BudgetError, OutOfMemory};
+use crate::budget::{Budget, BudgetError};
+use crate::memory::OutOfMemory;
 use crate::LeanGame;
 
 pub use self_play::{SelfPlay, SelfPlayData, SelfPlayOptions};
 pub use tree::{GuidedSearch, Leaves};
 
 /// Features of one observation (12 pits, 2 stores), as the environments'.
-pub const OBS: usize = crate::episode::OBS;
+pub const OBS: usize = crate::observation::OBS;
 /// Actions per move.
-pub const ACTIONS: usize = crate::episode::ACTIONS;
+pub const ACTIONS: usize = crate::observation::ACTIONS;
 /// The most games one search takes.
 pub const MAX_BATCH: usize = 1 << 20;
 /// The most tree nodes a search may hold, all trees together: a tree of `s`

@@ -3,8 +3,8 @@
 //! training rows (observation, mask, policy target, final outcome).
 
 use super::{end_value, GuidedSearch, Leaves, SearchError, SearchOptions, ACTIONS, OBS};
-use crate::episode::{write_view, MASK_BOOL};
-use crate::players::OutOfMemory;
+use crate::memory::try_grow;
+use crate::observation::{write_view, MASK_BOOL};
 use crate::{LeanGame, Outcome, Player, Position, Rules};
 
 /// The options of a self-play run.
@@ -86,14 +86,6 @@ pub struct SelfPlay {
     values: Vec<f32>,
 }
 
-/// `n` more items of room in `v`, or [`OutOfMemory`].
-fn room<T>(v: &mut Vec<T>, n: usize, what: &'static str) -> Result<(), OutOfMemory> {
-    v.try_reserve(n).map_err(|_| OutOfMemory {
-        bytes: (v.len().saturating_add(n) as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-        what,
-    })
-}
-
 impl SelfPlay {
     /// `play.games` games of `rules` from the start, searched with `search`;
     /// everything checked, the search's memory allocated.
@@ -128,14 +120,14 @@ impl SelfPlay {
             values: Vec::new(),
         };
         let n = play.games;
-        room(&mut sp.live, n, "self-play's games")?;
-        room(&mut sp.ids, n, "self-play's games")?;
-        room(&mut sp.data.outcomes, n, "self-play's outcomes")?;
-        room(&mut sp.data.plies, n, "self-play's outcomes")?;
-        room(&mut sp.obs, n * OBS, "a round's observations")?;
-        room(&mut sp.mask, n * ACTIONS, "a round's masks")?;
-        room(&mut sp.logits, n * ACTIONS, "a round's logits")?;
-        room(&mut sp.values, n, "a round's values")?;
+        try_grow(&mut sp.live, n, "self-play's games")?;
+        try_grow(&mut sp.ids, n, "self-play's games")?;
+        try_grow(&mut sp.data.outcomes, n, "self-play's outcomes")?;
+        try_grow(&mut sp.data.plies, n, "self-play's outcomes")?;
+        try_grow(&mut sp.obs, n * OBS, "a round's observations")?;
+        try_grow(&mut sp.mask, n * ACTIONS, "a round's masks")?;
+        try_grow(&mut sp.logits, n * ACTIONS, "a round's logits")?;
+        try_grow(&mut sp.values, n, "a round's values")?;
         let start = Position::start(&rules);
         for i in 0..n {
             sp.live.push(LeanGame::new(rules, start));
@@ -258,13 +250,13 @@ impl SelfPlay {
     fn play_moves(&mut self) -> Result<(), SearchError> {
         let n = self.live.len();
         let d = &mut self.data;
-        room(&mut d.obs, n * OBS, "self-play's observations")?;
-        room(&mut d.mask, n * ACTIONS, "self-play's masks")?;
-        room(&mut d.policy, n * ACTIONS, "self-play's policies")?;
-        room(&mut d.game, n, "self-play's rows")?;
-        room(&mut d.ply, n, "self-play's rows")?;
-        room(&mut d.outcome, n, "self-play's rows")?;
-        room(&mut self.movers, n, "self-play's rows")?;
+        try_grow(&mut d.obs, n * OBS, "self-play's observations")?;
+        try_grow(&mut d.mask, n * ACTIONS, "self-play's masks")?;
+        try_grow(&mut d.policy, n * ACTIONS, "self-play's policies")?;
+        try_grow(&mut d.game, n, "self-play's rows")?;
+        try_grow(&mut d.ply, n, "self-play's rows")?;
+        try_grow(&mut d.outcome, n, "self-play's rows")?;
+        try_grow(&mut self.movers, n, "self-play's rows")?;
         let results = self.search.results()?;
         let mut keep = 0;
         for (j, r) in results.iter().enumerate() {

@@ -3,7 +3,7 @@
 use rand::{Rng as _, SeedableRng};
 
 use super::*;
-use crate::players::Rng;
+use crate::random_move::Rng;
 use crate::{Game, Position, Rules};
 
 const PRESETS: [&str; 4] = ["ayoayo", "ayo", "olopon", "oware"];
@@ -99,7 +99,7 @@ fn rounds_hand_out_at_most_one_leaf_a_tree_with_its_mask() {
                 let mask = &leaves.mask[r * ACTIONS..(r + 1) * ACTIONS];
                 assert_eq!(
                     mask,
-                    &crate::episode::MASK_BOOL[usize::from(g.legal_mask())]
+                    &crate::observation::MASK_BOOL[usize::from(g.legal_mask())]
                 );
             }
             first = false;

@@ -10,8 +10,9 @@ use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
 };
 use crate::end::end_reason;
-use crate::episode::{write_view, MASK_BOOL};
-use crate::players::{OutOfMemory, Rng};
+use crate::memory::{try_grow_exact, OutOfMemory};
+use crate::observation::{write_view, MASK_BOOL};
+use crate::random_move::Rng;
 use crate::repeat::{key_of, repeats_in_line};
 use crate::{LeanGame, Player, Position, Repetition};
 
@@ -65,19 +66,6 @@ impl Node {
             state: State::New,
         }
     }
-}
-
-/// Room in `v` for `total` items in all, its contents kept (a search under
-/// way keeps its trees and rows), or [`OutOfMemory`].
-fn room<T>(v: &mut Vec<T>, total: usize, what: &'static str) -> Result<(), OutOfMemory> {
-    if v.capacity() >= total {
-        return Ok(());
-    }
-    v.try_reserve_exact(total - v.len())
-        .map_err(|_| OutOfMemory {
-            bytes: (total as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-            what,
-        })
 }
 
 /// Whether buffers of `obs` and `mask` items hold a row for each of `games`.
@@ -223,7 +211,7 @@ impl GuidedSearch {
         let sims = self.opts.simulations as usize;
         // Made once: it depends on the options only.
         if matches!(self.opts.selection, Selection::Gumbel(_)) && self.considered.is_empty() {
-            room(&mut self.considered, 6 * sims, "sequential halving's table")?;
+            try_grow_exact(&mut self.considered, 6 * sims, "sequential halving's table")?;
             self.considered.resize(6 * sims, 0);
             for (m, row) in self.considered.chunks_mut(sims).enumerate() {
                 select::considered_visits(m + 1, row);
@@ -253,15 +241,15 @@ impl GuidedSearch {
                 });
             }
             let t = &mut self.trees[i];
-            room(&mut t.nodes, per_tree, "a guided search's tree")?;
-            room(&mut t.path, sims + 2, "a guided search's path")?;
+            try_grow_exact(&mut t.nodes, per_tree, "a guided search's tree")?;
+            try_grow_exact(&mut t.path, sims + 2, "a guided search's path")?;
         }
-        room(&mut self.rows, games, "a round's leaves")?;
-        room(&mut self.obs, games * OBS, "a round's observations")?;
-        room(&mut self.mask, games * ACTIONS, "a round's masks")?;
-        room(&mut self.logits, games * ACTIONS, "a round's logits")?;
-        room(&mut self.values, games, "a round's values")?;
-        room(&mut self.results, games, "a search's results")?;
+        try_grow_exact(&mut self.rows, games, "a round's leaves")?;
+        try_grow_exact(&mut self.obs, games * OBS, "a round's observations")?;
+        try_grow_exact(&mut self.mask, games * ACTIONS, "a round's masks")?;
+        try_grow_exact(&mut self.logits, games * ACTIONS, "a round's logits")?;
+        try_grow_exact(&mut self.values, games, "a round's values")?;
+        try_grow_exact(&mut self.results, games, "a search's results")?;
         Ok(())
     }
 

@@ -39,7 +39,6 @@ use crate::{Game, Move, Outcome, Player, Rules};
 
 pub mod alphabeta;
 mod basis;
-mod budget;
 pub mod eval;
 pub mod greedy;
 pub mod learned;
@@ -48,9 +47,12 @@ pub mod mcts;
 pub mod network;
 pub mod random;
 
+pub use crate::budget::{Budget, BudgetError};
+pub(crate) use crate::memory::try_room;
+pub use crate::memory::OutOfMemory;
+pub(crate) use crate::random_move::Rng;
 pub use alphabeta::AlphaBeta;
 pub use basis::{Basis, Bound, Limit, Proof};
-pub use budget::{Budget, BudgetError};
 pub use eval::Weights;
 pub use greedy::Greedy;
 pub use learned::Learned;
@@ -231,29 +233,6 @@ pub trait Agent: Send {
     }
 }
 
-/// Memory for a player's search could not be had: how many bytes, and what for.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("out of memory: could not allocate {bytes} bytes ({} MiB) for {what}", bytes.div_ceil(1 << 20))]
-pub struct OutOfMemory {
-    /// The bytes asked for.
-    pub bytes: u64,
-    /// What they were for.
-    pub what: &'static str,
-}
-
-/// `v` emptied and given room for exactly `len` items, or [`OutOfMemory`].
-pub(crate) fn try_room<T>(
-    v: &mut Vec<T>,
-    len: usize,
-    what: &'static str,
-) -> Result<(), OutOfMemory> {
-    v.clear();
-    v.try_reserve_exact(len).map_err(|_| OutOfMemory {
-        bytes: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-        what,
-    })
-}
-
 /// The kinds of player.
 ///
 /// ```
@@ -371,9 +350,6 @@ pub(crate) fn one_ply(game: &Game) -> Vec<MoveValue> {
         })
         .collect()
 }
-
-/// A seeded random number generator for players.
-pub(crate) type Rng = rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The analysis built from one-ply values, with `best` the chosen move.
 pub(crate) fn one_ply_analysis(game: &Game, moves: Vec<MoveValue>, best: Move) -> Analysis {
