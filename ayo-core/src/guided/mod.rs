@@ -33,6 +33,7 @@
 //! search asks [`crate::Position::children`] and the core's end check.
 
 mod noise;
+mod rounds;
 mod select;
 mod self_play;
 #[cfg(test)]

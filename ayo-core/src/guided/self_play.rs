@@ -2,6 +2,7 @@
 //! search at every move, asked and told as the search is, giving the
 //! training rows (observation, mask, policy target, final outcome).
 
+use super::rounds::{run_rounds, Answers, Rounds};
 use super::{end_value, GuidedSearch, Leaves, SearchError, SearchOptions, ACTIONS, OBS};
 use crate::memory::try_grow;
 use crate::observation::{write_view, MASK_BOOL};
@@ -82,8 +83,7 @@ pub struct SelfPlay {
     /// The rows of `ask` (`ask_into` writes the caller's).
     obs: Vec<f32>,
     mask: Vec<bool>,
-    logits: Vec<f32>,
-    values: Vec<f32>,
+    answers: Answers,
 }
 
 impl SelfPlay {
@@ -116,8 +116,7 @@ impl SelfPlay {
             done: false,
             obs: Vec::new(),
             mask: Vec::new(),
-            logits: Vec::new(),
-            values: Vec::new(),
+            answers: Answers::default(),
         };
         let n = play.games;
         try_grow(&mut sp.live, n, "self-play's games")?;
@@ -126,8 +125,8 @@ impl SelfPlay {
         try_grow(&mut sp.data.plies, n, "self-play's outcomes")?;
         try_grow(&mut sp.obs, n * OBS, "a round's observations")?;
         try_grow(&mut sp.mask, n * ACTIONS, "a round's masks")?;
-        try_grow(&mut sp.logits, n * ACTIONS, "a round's logits")?;
-        try_grow(&mut sp.values, n, "a round's values")?;
+        try_grow(&mut sp.answers.logits, n * ACTIONS, "a round's logits")?;
+        try_grow(&mut sp.answers.values, n, "a round's values")?;
         let start = Position::start(&rules);
         for i in 0..n {
             sp.live.push(LeanGame::new(rules, start));
@@ -222,26 +221,9 @@ impl SelfPlay {
     /// every round (as [`GuidedSearch::run`]).
     pub fn run(
         &mut self,
-        mut evaluate: impl FnMut(&[f32], &[bool], &mut [f32], &mut [f32]),
+        evaluate: impl FnMut(&[f32], &[bool], &mut [f32], &mut [f32]),
     ) -> Result<&SelfPlayData, SearchError> {
-        loop {
-            let n = self.ask()?;
-            if n == 0 {
-                break;
-            }
-            let (mut logits, mut values) = (
-                std::mem::take(&mut self.logits),
-                std::mem::take(&mut self.values),
-            );
-            logits.clear();
-            logits.resize(n * ACTIONS, 0.0);
-            values.clear();
-            values.resize(n, 0.0);
-            evaluate(&self.obs, &self.mask, &mut logits, &mut values);
-            let told = self.tell(&logits, &values);
-            (self.logits, self.values) = (logits, values);
-            told?;
-        }
+        run_rounds(self, evaluate)?;
         self.data()
     }
 
@@ -302,5 +284,20 @@ impl SelfPlay {
             d.outcome.push(v);
         }
         self.done = true;
+    }
+}
+
+impl Rounds for SelfPlay {
+    fn ask_round(&mut self) -> Result<usize, SearchError> {
+        self.ask()
+    }
+    fn leaves(&self) -> (&[f32], &[bool]) {
+        (&self.obs, &self.mask)
+    }
+    fn answers(&mut self) -> &mut Answers {
+        &mut self.answers
+    }
+    fn tell_round(&mut self, logits: &[f32], values: &[f32]) -> Result<(), SearchError> {
+        self.tell(logits, values)
     }
 }

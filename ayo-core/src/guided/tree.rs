@@ -5,6 +5,7 @@
 use rand::{Rng as _, SeedableRng};
 
 use super::noise::{dirichlet, gumbel};
+use super::rounds::{run_rounds, Answers, Rounds};
 use super::select::{self, Arm};
 use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
@@ -140,8 +141,7 @@ pub struct GuidedSearch {
     obs: Vec<f32>,
     mask: Vec<bool>,
     /// The network's answers of `run`.
-    logits: Vec<f32>,
-    values: Vec<f32>,
+    answers: Answers,
     /// Leaves are out and await `tell`.
     asked: bool,
     results: Vec<SearchResult>,
@@ -177,8 +177,7 @@ impl GuidedSearch {
             rows: Vec::new(),
             obs: Vec::new(),
             mask: Vec::new(),
-            logits: Vec::new(),
-            values: Vec::new(),
+            answers: Answers::default(),
             asked: false,
             results: Vec::new(),
             finished: 0,
@@ -247,8 +246,12 @@ impl GuidedSearch {
         try_grow_exact(&mut self.rows, games, "a round's leaves")?;
         try_grow_exact(&mut self.obs, games * OBS, "a round's observations")?;
         try_grow_exact(&mut self.mask, games * ACTIONS, "a round's masks")?;
-        try_grow_exact(&mut self.logits, games * ACTIONS, "a round's logits")?;
-        try_grow_exact(&mut self.values, games, "a round's values")?;
+        try_grow_exact(
+            &mut self.answers.logits,
+            games * ACTIONS,
+            "a round's logits",
+        )?;
+        try_grow_exact(&mut self.answers.values, games, "a round's values")?;
         try_grow_exact(&mut self.results, games, "a search's results")?;
         Ok(())
     }
@@ -452,26 +455,9 @@ impl GuidedSearch {
     /// leaf); the results. A started search ([`GuidedSearch::start`]).
     pub fn run(
         &mut self,
-        mut evaluate: impl FnMut(&[f32], &[bool], &mut [f32], &mut [f32]),
+        evaluate: impl FnMut(&[f32], &[bool], &mut [f32], &mut [f32]),
     ) -> Result<&[SearchResult], SearchError> {
-        loop {
-            let n = self.ask();
-            if n == 0 {
-                break;
-            }
-            let (mut logits, mut values) = (
-                std::mem::take(&mut self.logits),
-                std::mem::take(&mut self.values),
-            );
-            logits.clear();
-            logits.resize(n * ACTIONS, 0.0);
-            values.clear();
-            values.resize(n, 0.0);
-            evaluate(&self.obs, &self.mask, &mut logits, &mut values);
-            let told = self.tell(&logits, &values);
-            (self.logits, self.values) = (logits, values);
-            told?;
-        }
+        run_rounds(self, evaluate)?;
         self.results()
     }
 
@@ -724,6 +710,21 @@ impl Tree {
             n.visits += 1;
             n.value_sum += v;
         }
+    }
+}
+
+impl Rounds for GuidedSearch {
+    fn ask_round(&mut self) -> Result<usize, SearchError> {
+        Ok(self.ask())
+    }
+    fn leaves(&self) -> (&[f32], &[bool]) {
+        (&self.obs, &self.mask)
+    }
+    fn answers(&mut self) -> &mut Answers {
+        &mut self.answers
+    }
+    fn tell_round(&mut self, logits: &[f32], values: &[f32]) -> Result<(), SearchError> {
+        self.tell(logits, values)
     }
 }
 
