@@ -10,7 +10,9 @@ reward 0: what mctx itself costs, a ceiling for any dynamics). Each figure is
 simulations a second (batch x simulations / seconds a call), the median of
 ``--repeats`` calls after a first, untimed call that compiles; beside it the
 process's CPU time over the wall time of the timed calls (about 1 when the
-search runs on one thread).
+search runs on one thread), and the simulations a second of CPU time (the
+figure over that share): on a machine shared with other work, where a
+process gets less than a core, that column is the one to compare.
 
 One thread: unless ``XLA_FLAGS`` is already set, the script sets
 ``--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`` before
@@ -18,8 +20,11 @@ jax is imported (XLA's CPU thread pool off); no ``taskset``: the process may
 still run on any core, it just runs the computation on one thread.
 
 Before timing it runs the checker (bench/jax_oware_check.py) and stops if
-the JAX Oware disagrees with ayo. ``ayo_rows`` is the hook for ayo's batched
-guided search (``ayo.GuidedSearch``): while ayo has none, its rows say so.
+the JAX Oware disagrees with ayo. Beside mctx: ayo's batched guided search
+(``ayo.GuidedSearch``, the same trivial evaluator answering each round from
+Python), and OpenSpiel's Python ``MCTSBot`` on its ``oware`` with an
+evaluator of the same kind (uniform prior over the legal moves, value 0; no
+rollouts), one root at a time as it searches (``--openspiel-roots`` of them).
 
     python bench/search_anchor.py                 # batches 256 and 1024, 32 and 128 simulations
     python bench/search_anchor.py --smoke         # every timing path once, tiny sizes
@@ -180,6 +185,69 @@ def ayo_rows(batches: list[int], simulations: list[int], repeats: int) -> list[R
     return out
 
 
+def openspiel_rows(
+    simulations: list[int], roots: int, repeats: int, batch_of_table: int
+) -> list[Row]:
+    """OpenSpiel's Python ``MCTSBot`` with a trivial evaluator on ``oware``:
+    ``roots`` searches from the start, one after another (the bot searches
+    one state at a time, so a batch is a loop); the row's figure is
+    simulations a second over them. ``solve=False``: mctx and ayo do not
+    solve game ends either."""
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import mcts
+    except ImportError:
+        return [
+            Row(
+                "OpenSpiel MCTSBot",
+                "puct",
+                "pyspiel oware",
+                0,
+                0,
+                None,
+                'not measured: OpenSpiel is not installed (pip install ".[openspiel]")',
+            )
+        ]
+
+    class Trivial(mcts.Evaluator):  # type: ignore[misc]
+        """Value 0 for both players, a uniform prior over the legal moves."""
+
+        def evaluate(self, state: Any) -> np.ndarray:
+            return np.zeros(2)
+
+        def prior(self, state: Any) -> list[tuple[int, float]]:
+            legal = state.legal_actions()
+            return [(a, 1.0 / len(legal)) for a in legal]
+
+    game = pyspiel.load_game("oware")
+    out = []
+    for sims in simulations:
+        bot = mcts.MCTSBot(
+            game, 1.25, sims, Trivial(), solve=False, random_state=np.random.RandomState(SEED)
+        )
+        start = game.new_initial_state()
+
+        def search(bot: Any = bot, start: Any = start) -> None:
+            for _ in range(roots):
+                bot.mcts_search(start)
+
+        seconds, share = timed(search, repeats)
+        note = f"{roots} roots searched one after another; figure scaled to the row's batch"
+        out.append(
+            Row(
+                "OpenSpiel MCTSBot",
+                "puct",
+                "pyspiel oware",
+                batch_of_table,
+                sims,
+                seconds * batch_of_table / roots,
+                note,
+                share,
+            )
+        )
+    return out
+
+
 def version(dist: str) -> str:
     try:
         return importlib.metadata.version(dist)
@@ -201,17 +269,18 @@ def cpu_model() -> str:
 def table(rows: list[Row]) -> str:
     out = [
         "| engine | method | dynamics | batch | simulations | ms a call | simulations/s "
-        "| CPU/wall | note |",
-        "|---|---|---|---:|---:|---:|---:|---:|---|",
+        "| CPU/wall | simulations a CPU-second | note |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         sps = r.sims_per_second()
         ms = f"{r.seconds * 1e3:.3g}" if r.seconds is not None else "—"
         figure = f"{sps:,.0f}" if sps is not None else "—"
         share = f"{r.cpu_share:.2f}" if r.cpu_share is not None else "—"
+        per_cpu = f"{sps / r.cpu_share:,.0f}" if sps is not None and r.cpu_share else "—"
         out.append(
             f"| {r.engine} | {r.method} | {r.dynamics} | {r.batch or '—'} | {r.simulations or '—'} "
-            f"| {ms} | {figure} | {share} | {r.note} |"
+            f"| {ms} | {figure} | {share} | {per_cpu} | {r.note} |"
         )
     return "\n".join(out)
 
@@ -222,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, action="append", help="default 32 and 128")
     parser.add_argument("--repeats", type=int, default=None, help="timed calls (default 5)")
     parser.add_argument("--check-games", type=int, default=200, help="checker games (0: skip)")
+    parser.add_argument(
+        "--openspiel-roots", type=int, default=32, help="searches timed for OpenSpiel's MCTSBot"
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one call each")
     args = parser.parse_args(argv)
     batches = args.batch or ([8] if args.smoke else [256, 1024])
@@ -240,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         "XLA_FLAGS": os.environ.get("XLA_FLAGS", ""),
         "jax devices": ", ".join(str(d) for d in jax.devices()),
         "versions": ", ".join(
-            f"{d} {version(d)}" for d in ("ayo", "jax", "jaxlib", "mctx", "numpy")
+            f"{d} {version(d)}"
+            for d in ("ayo-mancala", "jax", "jaxlib", "mctx", "numpy", "open-spiel")
         ),
         "JAX Oware rules": f"ayo's {jax_oware.Oware().rules} (see bench/jax_oware.py)",
         "roots": "the start position, batch copies; trivial evaluator (uniform legal, value 0)",
@@ -284,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
     rows.extend(ours)
+    roots = min(args.openspiel_roots, 2) if args.smoke else args.openspiel_roots
+    rows.extend(openspiel_rows(simulations, roots, repeats, batches[0]))
     print()
     print(table(rows))
     return 0
