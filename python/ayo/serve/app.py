@@ -83,7 +83,9 @@ def make_app(hub: Hub) -> Starlette:
                 text = message.get("text")
                 data = text if text is not None else message.get("bytes") or b""
                 if not await hub.receive(client, data):
-                    await websocket.close(code=1008, reason="too many refused messages")
+                    await websocket.close(
+                        code=1008, reason="too many refused messages, or too slow to read"
+                    )
                     break
         except WebSocketDisconnect:
             pass

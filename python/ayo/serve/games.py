@@ -84,6 +84,8 @@ class Client:
     #: 0 or 1, :data:`BOTH`, or None for a watcher.
     seat: int | None = None
     refusals: int = 0
+    #: Set when a send failed or timed out: the connection is to be closed.
+    dropped: bool = False
 
 
 @dataclass(eq=False)
@@ -215,6 +217,8 @@ class Hub:
 
         Every refusal is answered to the sender alone and changes nothing.
         """
+        if client.dropped:
+            return False
         if not client.rate.allow():
             client.refusals += 1
             if client.refusals >= self.limits.refusals_before_close:
@@ -228,7 +232,7 @@ class Hub:
             await self._refuse(client, e)
             return client.refusals < self.limits.refusals_before_close
         client.refusals = 0
-        return True
+        return not client.dropped
 
     async def _refuse(self, client: Client, error: ServeError) -> None:
         await client.send({"type": "refused", "code": error.code, "message": str(error)})
@@ -438,15 +442,28 @@ class Hub:
     # --- what is sent ---------------------------------------------------------------
 
     async def _broadcast(self, live: LiveGame, sowing: dict[str, Any] | None = None) -> None:
-        """Send each connection at the game its view (a sowing with it, after a move)."""
+        """Send each connection at the game its view (a sowing with it, after a move).
+
+        All at once, each within :attr:`Limits.send_timeout`: a connection
+        that does not read is dropped from the game (and closed), so it
+        cannot hold up the others.
+        """
         views: dict[tuple[Any, ...], dict[str, Any]] = {}
+        sends = []
         for client in list(live.clients):
             state = self._state(live, client, views)
             state["sowing"] = sowing
-            try:
-                await client.send(state)
-            except Exception:  # a connection that just went: its own loop says goodbye
-                _log.debug("could not send to a connection of game %s", live.id, exc_info=True)
+            sends.append(self._deliver(live, client, state))
+        await asyncio.gather(*sends)
+
+    async def _deliver(self, live: LiveGame, client: Client, state: dict[str, Any]) -> None:
+        try:
+            await asyncio.wait_for(client.send(state), self.limits.send_timeout)
+        except Exception:  # gone, or not reading: its own loop closes it
+            _log.debug("dropped a connection of game %s", live.id, exc_info=True)
+            client.dropped = True
+            if client in live.clients:
+                await self.disconnect(client)
 
     def _state(
         self, live: LiveGame, client: Client, views: dict[tuple[Any, ...], dict[str, Any]]

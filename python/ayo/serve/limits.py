@@ -29,6 +29,8 @@ class Limits:
     refusals_before_close: int = 200
     #: Connections watching or playing one game at once.
     max_watchers: int = 100
+    #: Seconds a connection may take to take in one state before it is dropped.
+    send_timeout: float = 10.0
 
 
 @dataclass
