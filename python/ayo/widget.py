@@ -5,11 +5,11 @@ JupyterLab, Notebook 7 and VS Code: click one of your pits to sow it (the
 pits are numbered 1..6 from the mover's side, as in records and on the
 keys of ``ayo play``), watch the sowing lap by lap (click the board or
 *Skip* to jump to the end), hover a pit (press and hold it on a touch
-screen) to see where its last seed lands and what it takes. Play against a computer level (:class:`ayo.ai.Player`)
-or two players at one board; pick a preset and the Ayo web app's four house
-rules (relay sowing, collect on 4, the end-game sweep, the feed rule; see
-:func:`house_rules`); undo, start a new game, and read the scores and the
-result.
+screen) to see where its last seed lands and what it takes. Play against a
+computer level (:class:`ayo.ai.Player`) or two players at one board; pick
+a preset and the Ayo web app's four house rules (relay sowing, collect on
+4, the end-game sweep, the feed rule; see :func:`house_rules`); undo,
+start a new game, and read the scores and the result.
 
 Everything the board shows comes from the engine: legal moves, the landing
 pit and the laps and seeds taken (:meth:`ayo.Game.trace_summary`), each

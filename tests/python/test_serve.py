@@ -224,6 +224,11 @@ def test_the_serve_command_checks_its_arguments(tmp_path: Path) -> None:
     bad_port = ayo_command(["serve", "--port", "70000"], tmp_path)
     assert bad_port.returncode == 2
     assert "usage: ayo serve" in bad_port.stderr
+    for host in ("", "no such host", "\udcff", "256.0.0.1", "x" * 5000):
+        bad_host = ayo_command(["serve", "--host", host, "--port", "0"], tmp_path)
+        assert bad_host.returncode == 2
+        assert bad_host.stderr.startswith("usage: ayo serve")
+        assert "Traceback" not in bad_host.stderr
     no_db = ayo_command(["serve", "--databases", str(tmp_path / "none")], tmp_path)
     assert no_db.returncode == 1
     assert "no such folder of databases" in no_db.stderr

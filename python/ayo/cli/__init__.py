@@ -232,12 +232,14 @@ def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "--store",
         metavar="FILE",
+        type=t.text,
         default=None,
         help="the SQLite file of games and results (default serve.sqlite3 in ayo's data folder)",
     )
     p.add_argument(
         "--databases",
         metavar="DIR",
+        type=t.text,
         default=None,
         help="endgame databases: offers level perfect (see ayo solve)",
     )
@@ -525,7 +527,8 @@ def _serve(args: argparse.Namespace) -> int:
     """``ayo serve``: the board in a browser until Ctrl-C."""
     from pathlib import Path
 
-    from ayo import DatabaseError
+    from ayo import AyoError, DatabaseError
+    from ayo.cli.common import UsageError
     from ayo.serve import bind, serve
     from ayo.serve.store import default_path
 
@@ -540,8 +543,15 @@ def _serve(args: argparse.Namespace) -> int:
             print("ayo serve: listening beyond this machine: see docs/cli.md before you do")
         sys.stdout.flush()
 
+    if not args.host.strip():
+        # An empty address would listen on every interface: that is said with 0.0.0.0.
+        raise UsageError("--host must name an address (0.0.0.0 for every interface)")
+    try:
+        sock = bind(args.host, args.port)
+    except AyoError as e:
+        raise UsageError(str(e)) from None
     serve(
-        bind(args.host, args.port),
+        sock,
         store,
         max_games=args.max_games,
         databases=databases,

@@ -29,13 +29,14 @@ _FRAME_LIMIT = 64 * 1024
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (port 0: a free one). AyoError if it cannot be."""
     try:
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        family, _, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
+        sock.bind(address)
         sock.listen(128)
-    except OSError as e:
-        raise AyoError(f"cannot listen on {host}:{port} ({e.strerror or e})") from None
+    except (OSError, UnicodeError) as e:  # UnicodeError: a host name IDNA cannot encode
+        why = e.strerror if isinstance(e, OSError) and e.strerror else e
+        raise AyoError(f"cannot listen on {host}:{port} ({why})") from None
     return sock
 
 
