@@ -11,6 +11,8 @@ the page in a browser in tests/browser/test_serve_browser.py.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -232,3 +234,18 @@ def test_the_serve_command_checks_its_arguments(tmp_path: Path) -> None:
     no_db = ayo_command(["serve", "--databases", str(tmp_path / "none")], tmp_path)
     assert no_db.returncode == 1
     assert "no such folder of databases" in no_db.stderr
+
+
+def test_without_the_serve_extra_the_command_says_how_to_install_it(tmp_path: Path) -> None:
+    # uvicorn made unimportable in a fresh interpreter; `import ayo` never needs it.
+    code = (
+        "import sys; sys.modules['uvicorn'] = None; from ayo.cli import main; "
+        f"sys.exit(main(['serve', '--port', '0', '--store', {str(tmp_path / 'g.sqlite3')!r}]))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 2
+    assert 'ayo serve needs the serve extra (uvicorn is missing): pip install ".[serve]"' in (
+        proc.stderr
+    )
