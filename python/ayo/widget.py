@@ -4,12 +4,12 @@
 JupyterLab, Notebook 7 and VS Code: click one of your pits to sow it (the
 pits are numbered 1..6 from the mover's side, as in records and on the
 keys of ``ayo play``), watch the sowing lap by lap (click the board or
-*Skip* to jump to the end), hover a pit to see where its last seed lands
-and what it takes. Play against a computer level (:class:`ayo.ai.Player`)
-or two players at one board; pick a preset and the Ayo web app's four house
-rules (relay sowing, collect on 4, the end-game sweep, the feed rule; see
-:func:`house_rules`); undo, start a new game, and read the scores and the
-result.
+*Skip* to jump to the end), hover a pit (press and hold it on a touch
+screen) to see where its last seed lands and what it takes. Play against a
+computer level (:class:`ayo.ai.Player`) or two players at one board; pick
+a preset and the Ayo web app's four house rules (relay sowing, collect on
+4, the end-game sweep, the feed rule; see :func:`house_rules`); undo,
+start a new game, and read the scores and the result.
 
 Everything the board shows comes from the engine: legal moves, the landing
 pit and the laps and seeds taken (:meth:`ayo.Game.trace_summary`), each
@@ -37,13 +37,20 @@ import traitlets
 
 from ayo import AyoError, Game, IllegalMoveError, Rules, RulesError
 from ayo.ai import Player
-from ayo.cli.common import describe_outcome, pit_words
-from ayo.display import frames
+from ayo.board_view import (
+    TWO_PLAYERS,
+    house_rules,
+    level_choices,
+    movers,
+    refusal,
+    sowing_of,
+    take_back,
+    toggles_of,
+    view_of,
+    words_of_move,
+)
 
 __all__ = ["TWO_PLAYERS", "Board", "house_rules", "toggles_of"]
-
-#: The ``opponent`` value for two people at one board (no computer).
-TWO_PLAYERS = "two players"
 
 _HERE = Path(__file__).parent
 
@@ -53,67 +60,6 @@ _log = logging.getLogger(__name__)
 # Python's to send, never the browser's to change.
 _SETTINGS = ("preset", "relay", "collect_four", "sweep", "feed", "opponent", "human", "delay")
 _SENT = ("view", "sowing")
-
-# The engine's reasons for refusing a move (IllegalMoveError.reason), in words.
-_REASONS = {
-    "empty_pit": "it is empty",
-    "endless_relay": "its relays would go round forever",
-    "does_not_feed": "it leaves the opponent's empty row without seeds, and feeding is required",
-    "game_over": "the game is over",
-}
-
-
-# What the level list says beside a level (levels run weakest first).
-_LEVEL_NOTES = {"1": " (random: for a first game)", "max": " (the strongest)"}
-
-
-def house_rules(preset: str, *, relay: bool, collect_four: bool, sweep: bool, feed: bool) -> Rules:
-    """The rules of ``preset`` with the web app's four house-rule toggles applied.
-
-    The toggles map onto the rule parameters as docs/rules.md (section 8)
-    says: *relay sowing* is ``relay``; *collect on 4* is ``capture =
-    collect_four`` (switched off from a collect-on-4 preset it becomes
-    ``across`` with relay sowing and ``two_three`` without); the *end-game
-    sweep* is ``stuck_seeds = to_opponent`` (off: ``own_side``); the *feed
-    rule* is a ``feeding`` other than ``off`` (on, it keeps the preset's own
-    feeding, or ``if_possible`` where the preset has none). A toggle that
-    agrees with the preset changes nothing, so ``house_rules(p,
-    **toggles_of(Rules(p)))`` is ``Rules(p)``. Raises :class:`ayo.RulesError`
-    for an unknown preset.
-    """
-    base = Rules(preset)
-    overrides: dict[str, object] = {}
-    if relay != base.relay:
-        overrides["relay"] = relay
-    if collect_four and base.capture != "collect_four":
-        overrides["capture"] = "collect_four"
-    elif not collect_four and base.capture == "collect_four":
-        overrides["capture"] = "across" if relay else "two_three"
-    if sweep != (base.stuck_seeds == "to_opponent"):
-        overrides["stuck_seeds"] = "to_opponent" if sweep else "own_side"
-    if not feed and base.feeding != "off":
-        overrides["feeding"] = "off"
-    elif feed and base.feeding == "off":
-        overrides["feeding"] = "if_possible"
-    return base.replace(**overrides) if overrides else base
-
-
-def toggles_of(rules: Rules) -> dict[str, bool]:
-    """The four house-rule toggles as ``rules`` sets them (see :func:`house_rules`)."""
-    return {
-        "relay": rules.relay,
-        "collect_four": rules.capture == "collect_four",
-        "sweep": rules.stuck_seeds == "to_opponent",
-        "feed": rules.feeding != "off",
-    }
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _takes(name: str) -> str:
-    return "you take" if name == "You" else f"{name} takes"
 
 
 class Board(anywidget.AnyWidget):
@@ -294,7 +240,7 @@ class Board(anywidget.AnyWidget):
         try:
             self._sow(pit - 1)
         except IllegalMoveError as e:
-            self._message = f"Pit {pit} cannot be played: {_REASONS.get(e.reason, str(e))}."
+            self._message = refusal(pit - 1, e)
             self._publish()
             raise
         self._computer_moves()
@@ -304,27 +250,10 @@ class Board(anywidget.AnyWidget):
 
         Raises :class:`ayo.AyoError` when there is nothing to take back.
         """
-        movers = _movers(self._game.moves)
-        if self._player is None:
-            if not movers:
-                self._refuse("Nothing to undo: no move has been played.")
-            self._game.undo()
-            self._message = "Took back the last move."
-        else:
-            if self.human not in movers:
-                self._refuse("Nothing to undo: you have not moved yet.")
-            taken = 0
-            while movers:
-                who = movers.pop()
-                self._game.undo()
-                taken += 1
-                if who == self.human:
-                    break
-            self._message = (
-                "Took back your move and the computer's reply."
-                if taken > 1
-                else "Took back your move."
-            )
+        try:
+            self._message = take_back(self._game, None if self._player is None else self.human)
+        except AyoError as e:
+            self._refuse(str(e))
         self._publish()
 
     # --- inside -------------------------------------------------------------
@@ -344,28 +273,11 @@ class Board(anywidget.AnyWidget):
         followed by what the move did.
         """
         game = self._game
-        # The engine's frames after the first (the position before the move, shown).
-        steps = frames(game, action, names=self.names)[1:]  # IllegalMoveError, game unchanged
-        mover = game.to_move
-        name = self.names[mover]
-        words = f"{name} played pit {action + 1}: {self._effect(action)}."
+        sowing = sowing_of(game, action, self.names, self._sowings + 1)  # IllegalMoveError
+        words = words_of_move(game, action, self.names)
         game.play(action)
         self._sowings += 1
-        self.sowing = {
-            "id": self._sowings,
-            "mover": mover,
-            "title": f"{name} sow{'' if name == 'You' else 's'} pit {action + 1}",
-            "frames": [
-                {
-                    "board": list(f.board),
-                    "stores": list(f.stores),
-                    "hand": f.hand,
-                    "caption": f.caption,
-                    "pits": list(f.pits),
-                }
-                for f in steps
-            ],
-        }
+        self.sowing = sowing
         self._message = f"{after} {words}".strip()
         self._publish()
 
@@ -374,24 +286,6 @@ class Board(anywidget.AnyWidget):
         while player is not None and not self._over() and self._game.to_move != self.human:
             self._publish(thinking=True)
             self._sow(player.choose(self._game), after=self._message)
-
-    def _preview(self, action: int) -> str:
-        """What ``action`` would do or why it cannot be played, in words."""
-        try:
-            return f"Pit {action + 1}: {self._effect(action)}."
-        except IllegalMoveError as e:
-            return f"Pit {action + 1} cannot be played: {_REASONS.get(e.reason, str(e))}."
-
-    def _effect(self, action: int) -> str:
-        """What ``action`` does, from the engine's trace (IllegalMoveError if it cannot)."""
-        names = self.names
-        summary = self._game.trace_summary(action)
-        laps = int(summary["laps"])
-        last = int(summary["last_pit"])
-        taken = [int(t) for t in summary["taken"]]
-        text = f"{_plural(laps, 'lap')}, the last seed lands in {pit_words(last, names)}"
-        gains = [f"{_takes(names[p])} {taken[p]}" for p in (0, 1) if taken[p]]
-        return text + ("; " + " and ".join(gains) if gains else "")
 
     def _status(self, thinking: bool) -> str:
         game, names = self._game, self.names
@@ -403,73 +297,28 @@ class Board(anywidget.AnyWidget):
             return "Your move: click one of your pits."
         return f"{names[game.to_move]} to move: click one of {names[game.to_move]}'s pits."
 
-    def _result(self) -> str:
-        outcome = self._game.outcome
-        if outcome is None:
-            return ""
-        stuck = self._game.to_move if outcome.reason == "no_legal_move" else None
-        return describe_outcome(outcome, self._game.rules, self.names, stuck=stuck) + "."
-
     def _person_to_move(self, thinking: bool) -> bool:
         """Whether a click may play: the game goes on and no computer is to move."""
         if thinking or self._over():
             return False
         return self._player is None or self._game.to_move == self.human
 
-    def _pit_moves(self, thinking: bool) -> list[dict[str, Any]]:
-        """The mover's six pits: legality, landing pit and preview, from the engine."""
-        game = self._game
-        if self._over():
-            return []
-        mover = game.to_move
-        person = self._person_to_move(thinking)
-        moves = []
-        for action in range(6):
-            legal = game.is_legal(action)
-            moves.append(
-                {
-                    "pit": action + 6 * mover,
-                    "number": action + 1,
-                    "legal": legal,
-                    "playable": legal and person,
-                    "landing": game.last_landing(action) if legal else None,
-                    "preview": self._preview(action),
-                }
-            )
-        return moves
-
     def _publish(self, *, thinking: bool = False) -> None:
         """Send the browser everything it draws (the ``view`` trait)."""
-        game, names = self._game, self.names
-        moves = game.moves
-        stores = [int(s) for s in game.stores]
-        levels = [
-            {"value": level, "label": f"Computer, level {level}" + _LEVEL_NOTES.get(level, "")}
-            for level in Player.levels()
-        ]
-        self.view = {
-            "board": [int(s) for s in game.board],
-            "stores": stores,
-            "numbers": [pit % 6 + 1 for pit in range(12)],
-            "names": list(names),
-            "to_move": None if self._over() else game.to_move,
+        moves = self._game.moves
+        self.view = view_of(
+            self._game,
+            names=self.names,
             # The seat drawn along the bottom: the person's against the computer.
-            "bottom": 0 if self._player is None else self.human,
-            "ply": game.ply,
-            "last": int(moves[-1]) if moves else None,
-            "moves": self._pit_moves(thinking),
-            "thinking": thinking,
-            "person_to_move": self._person_to_move(thinking),
-            "two_players": self._player is None,
-            "status": self._status(thinking),
-            "scores": f"{names[0]} {stores[0]} · {names[1]} {stores[1]}",
-            "message": self._message,
-            "result": self._result(),
-            "rules": str(game.rules),
-            "can_undo": bool(moves) and (self._player is None or self.human in _movers(moves)),
-            "presets": Rules.presets(),
-            "opponents": [*levels, {"value": TWO_PLAYERS, "label": "Two players"}],
-        }
+            bottom=0 if self._player is None else self.human,
+            person_to_move=self._person_to_move(thinking),
+            thinking=thinking,
+            two_players=self._player is None,
+            status=self._status(thinking),
+            message=self._message,
+            can_undo=bool(moves) and (self._player is None or self.human in movers(moves)),
+            opponents=[*level_choices(), {"value": TWO_PLAYERS, "label": "Two players"}],
+        )
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
         """Settings from the browser, each checked as strictly as one set from Python.
@@ -526,8 +375,3 @@ class Board(anywidget.AnyWidget):
                 _log.warning("ignored a message of unknown kind: %r", content)
         except AyoError:
             pass  # already in ``message`` and shown
-
-
-def _movers(moves: Sequence[int]) -> list[int]:
-    """The seat that made each move (moves are absolute pits)."""
-    return [pit // 6 for pit in moves]

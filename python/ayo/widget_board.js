@@ -38,6 +38,36 @@ const owner = (pit) => (pit < 6 ? 0 : 1);
 const column = (pit, bottom) => (owner(pit) === bottom ? pit % 6 : 5 - (pit % 6));
 const row = (pit, bottom) => (owner(pit) === bottom ? 1 : 0);
 
+// How long a finger rests on a pit before its preview shows instead of a sowing.
+const HOLD_MS = 450;
+
+// Touch: press and hold a pit to see its preview (what hovering shows with a
+// mouse); a short tap sows it as a click does. The press that showed a
+// preview does not sow, and does not open the browser's long-press menu.
+function holdToPreview(button, show) {
+  let timer = null;
+  let held = false;
+  button.addEventListener(
+    "touchstart",
+    () => {
+      held = false;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        held = true;
+        show();
+      }, HOLD_MS);
+    },
+    { passive: true },
+  );
+  button.addEventListener("touchmove", () => clearTimeout(timer), { passive: true });
+  button.addEventListener("touchcancel", () => clearTimeout(timer));
+  button.addEventListener("touchend", (event) => {
+    clearTimeout(timer);
+    if (held && event.cancelable) event.preventDefault(); // no click: it was a preview
+  });
+  button.addEventListener("contextmenu", (event) => event.preventDefault());
+}
+
 function place(node, gridColumn, gridRow) {
   node.style.gridColumn = gridColumn;
   node.style.gridRow = gridRow;
@@ -98,6 +128,7 @@ function render({ model, el }) {
     button.addEventListener("mouseleave", () => hover(null));
     button.addEventListener("focus", () => hover(pit));
     button.addEventListener("blur", () => hover(null));
+    holdToPreview(button, () => hover(pit));
     pits[pit] = button;
     board.append(button);
     const number = make("div", "ayo-number");

@@ -192,7 +192,9 @@ def listed(args: list[str], tmp: Path) -> list[str]:
 def test_every_subcommand_has_a_base_command(tmp_path: Path) -> None:
     found: set[tuple[str, ...]] = {(c,) for c in listed([], tmp_path) if c != "solve"}
     found |= {("solve", c) for c in listed(["solve"], tmp_path)}
-    assert found == set(bases(tmp_path))
+    # `ayo serve` runs until it is stopped, so it has no quick valid command to
+    # vary: test_serve.py checks its arguments.
+    assert found - {("serve",)} == set(bases(tmp_path))
 
 
 @pytest.mark.parametrize("path", list(bases(Path("."))), ids=" ".join)

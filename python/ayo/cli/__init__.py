@@ -11,6 +11,7 @@
     ayo replay "<game record>" [--step]
     ayo rules [PRESET] [--rule key=value ...]
     ayo scores
+    ayo serve [--host H] [--port P] [--store FILE] [--databases DIR] [--max-games N]
     ayo solve build --rules PRESET|RECORD --max-seeds N [--dir PATH] [--threads T] [--quiet]
     ayo solve verify [--rules PRESET|RECORD] [--dir PATH] [--threads T] [--quiet]
     ayo solve value "<position record>" [--dir PATH] [--nodes N]
@@ -210,6 +211,47 @@ def _add_solve_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     )
 
 
+def _add_serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = _add_parser(
+        sub,
+        "serve",
+        help="play in a browser: against the computer, two players, or share a link",
+        description="A web server for the board in a browser (needs the serve extra): "
+        "against the computer, two players on one device, or two players on two devices "
+        "by a link. Prints its address; Ctrl-C stops it. Games and results are kept in "
+        "--store, so a restart loses nothing.",
+        epilog="It listens on 127.0.0.1 only unless --host says otherwise: before exposing "
+        "it, read docs/cli.md (a reverse proxy with TLS, --max-games).",
+    )
+    p.add_argument(
+        "--host", type=t.text, default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    p.add_argument(
+        "--port", type=t.whole(0, 65535), default=8000, help="port, 0 for a free one (default 8000)"
+    )
+    p.add_argument(
+        "--store",
+        metavar="FILE",
+        type=t.text,
+        default=None,
+        help="the SQLite file of games and results (default serve.sqlite3 in ayo's data folder)",
+    )
+    p.add_argument(
+        "--databases",
+        metavar="DIR",
+        type=t.text,
+        default=None,
+        help="endgame databases: offers level perfect (see ayo solve)",
+    )
+    p.add_argument(
+        "--max-games",
+        type=t.whole(1, t.COUNT_LIMIT),
+        default=1000,
+        metavar="N",
+        help="games in progress at once; more are refused (default 1000)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``ayo``."""
     parser = argparse.ArgumentParser(
@@ -355,6 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_args(p, preset_flag=False)
 
     _add_parser(sub, "scores", help="the scoreboard of wins against the computer")
+    _add_serve_parser(sub)
     _add_solve_parsers(sub)
     return parser
 
@@ -392,6 +435,8 @@ def _run(args: argparse.Namespace) -> int:
         return scores(board, out)
     if cmd == "solve":
         return _solve(args)
+    if cmd == "serve":
+        return _serve(args)
     if cmd == "analyze":
         if args.level.strip().lower() == "perfect":
             game = game_from_position(args.position)
@@ -476,6 +521,43 @@ def _run(args: argparse.Namespace) -> int:
         )
     finally:
         keys.close()
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """``ayo serve``: the board in a browser until Ctrl-C."""
+    from pathlib import Path
+
+    from ayo import AyoError, DatabaseError
+    from ayo.cli.common import UsageError
+    from ayo.serve import bind, serve
+    from ayo.serve.store import default_path
+
+    databases = Path(args.databases) if args.databases else None
+    if databases is not None and not databases.is_dir():
+        raise DatabaseError(f"{databases}: no such folder of databases")
+    store = Path(args.store) if args.store else default_path()
+
+    def ready(address: str) -> None:
+        print(f"ayo serve: open {address} in a browser (Ctrl-C stops; games kept in {store})")
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            print("ayo serve: listening beyond this machine: see docs/cli.md before you do")
+        sys.stdout.flush()
+
+    if not args.host.strip():
+        # An empty address would listen on every interface: that is said with 0.0.0.0.
+        raise UsageError("--host must name an address (0.0.0.0 for every interface)")
+    try:
+        sock = bind(args.host, args.port)
+    except AyoError as e:
+        raise UsageError(str(e)) from None
+    serve(
+        sock,
+        store,
+        max_games=args.max_games,
+        databases=databases,
+        ready=ready,
+    )
+    return 0
 
 
 def _solve(args: argparse.Namespace) -> int:
