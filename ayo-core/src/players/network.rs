@@ -292,7 +292,12 @@ impl Network {
             a[..rows * INPUTS]
                 .copy_from_slice(&observations[start * INPUTS..(start + rows) * INPUTS]);
             for (k, l) in self.layers.iter().enumerate() {
-                l.forward(rows, &a[..rows * l.inputs], &mut b[..rows * l.outputs], k != last);
+                l.forward(
+                    rows,
+                    &a[..rows * l.inputs],
+                    &mut b[..rows * l.outputs],
+                    k != last,
+                );
                 std::mem::swap(&mut a, &mut b);
             }
             for r in 0..rows {
