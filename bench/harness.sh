@@ -1,12 +1,13 @@
 # Sourced by a benchmark script that builds a program of bench/ outside the
 # workspace (today bench/ab_core.sh).
 #
-# harness NAME DIR AYO_CORE_DEPS: writes DIR/harness, a crate named NAME built
-# from bench/NAME/main.rs with the dependency lines AYO_CORE_DEPS (ayo-core
-# under the names the program uses), rand and rand_xoshiro, the project's
-# release profile and its Cargo.lock. Run from the repository's root.
+# harness NAME DIR AYO_CORE_DEPS [FEATURES]: writes DIR/harness, a crate named
+# NAME built from bench/NAME/main.rs with the dependency lines AYO_CORE_DEPS
+# (ayo-core under the names the program uses), rand and rand_xoshiro, the
+# features FEATURES (lines of a [features] table), the project's release
+# profile and its Cargo.lock. Run from the repository's root.
 harness() {
-    local name=$1 dir=$2 deps=$3
+    local name=$1 dir=$2 deps=$3 features=${4:-}
     mkdir -p "$dir/harness/src"
     cp "bench/$name/main.rs" "$dir/harness/src/main.rs"
     cat > "$dir/harness/Cargo.toml" <<TOML
@@ -20,6 +21,9 @@ publish = false
 $deps
 rand = { version = "0.9", default-features = false }
 rand_xoshiro = "0.7"
+
+[features]
+$features
 
 # As the project's release profile.
 [profile.release]

@@ -3,7 +3,9 @@
 # under qemu-user as a CPU without AVX-512 (Haswell: AVX2, BMI1/2, FMA,
 # LZCNT, MOVBE) and as one without AVX2 (Nehalem), must pick the `avx2` and
 # the `scalar` kernel and play the very games it plays natively (random
-# playouts of every rule family, whose total plies differ when a game does).
+# playouts of every rule family, whose total plies differ when a game does;
+# and the batch step with the rows, in lanes with the kernel it gets, as
+# docs/benchmarks.md counts its instructions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 errors=$(mktemp)
@@ -42,7 +44,7 @@ if [ $# -gt 0 ]; then
 fi
 cargo build --release --locked -q -p ayo-core --example instructions
 BIN=target/release/examples/instructions
-for work in "playout oware 20" "playout olopon 20" "playout ayoayo 20" "playout ayo 10"; do
+for work in "playout oware 20" "playout olopon 20" "playout ayoayo 20" "playout ayo 10" "rows oware 2"; do
     # shellcheck disable=SC2086  # the work's words are the example's arguments
     native=$("$BIN" $work)
     for cpu_kernel in Haswell:avx2 Nehalem:scalar; do

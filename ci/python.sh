@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package's checks: build and install `ayo` (maturin, release) into
-# .venv, then stubtest, mypy --strict, ruff, the pytest suite over tests/python
+# .venv (or install the wheel AYO_WHEEL names, as CI does), then stubtest, mypy --strict, ruff, the pytest suite over tests/python
 # and every notebook in notebooks/. Run from anywhere: `bash ci/python.sh`.
 # Works in a fresh clone on a fresh machine (needs python3 >= 3.10 with venv,
 # cargo and network access to PyPI and crates.io). Any failure exits non-zero.
@@ -25,12 +25,21 @@ PY="$VENV/bin/python"
 "$PY" --version
 "$PY" -m pip install --quiet --upgrade pip
 
-step "build and install ayo with its test extras (maturin, release profile)"
 start=$(date +%s)
-# A non-editable install: the tests run the wheel that `pip install .` builds
-# (pip rebuilds a local project on every install).
-"$PY" -m pip install --quiet ".[test]"
-echo "built and installed in $(( $(date +%s) - start ))s"
+if [ -n "${AYO_WHEEL:-}" ]; then
+    # CI's: the wheel ci/wheel.sh built and checked, so that ayo is compiled
+    # once for the wheel, these tests and ci/rllib.sh.
+    step "install ayo from $AYO_WHEEL with its test extras"
+    [ -f "$AYO_WHEEL" ] || { echo "ci/python.sh: AYO_WHEEL=$AYO_WHEEL is not a file" >&2; exit 1; }
+    "$PY" -m pip install --quiet --force-reinstall --no-deps "$AYO_WHEEL"
+    "$PY" -m pip install --quiet "$AYO_WHEEL[test]"
+else
+    step "build and install ayo with its test extras (maturin, release profile)"
+    # A non-editable install: the tests run the wheel that `pip install .`
+    # builds (pip rebuilds a local project on every install).
+    "$PY" -m pip install --quiet ".[test]"
+fi
+echo "installed in $(( $(date +%s) - start ))s"
 "$PY" -c 'import ayo, sys; print("ayo", ayo.__version__, "from", ayo.__file__); sys.exit(0)'
 
 step "stubtest: the installed _ayo.pyi against the compiled extension"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The RLlib and TorchRL checks, in a side venv (.venv-rllib) of their own:
 # ray[rllib] pins its own gymnasium, and torch is large. Installs ayo with its
-# rllib and torchrl extras at the versions below, then ruff and mypy --strict
+# rllib and torchrl extras at the versions below (from the wheel AYO_WHEEL
+# names when set, as CI does: ci/wheel.sh builds it), then ruff and mypy --strict
 # over examples/python and tests/rllib (with the main venv's tools: run
 # ci/python.sh first) and pytest tests/rllib: a local Ray with two env runners
 # trains PPO by self-play (ayo.rllib, examples/python/rllib_selfplay.py) and
@@ -51,9 +52,17 @@ PY="$VENV/bin/python"
 "$PY" --version
 "$PY" -m pip install --quiet --upgrade pip
 
-step "install ayo-mancala (.[rllib,torchrl]) with ray, torch and torchrl"
 start=$(date +%s)
-"$PY" -m pip install --quiet ".[rllib,torchrl]" "${PINS[@]}"
+if [ -n "${AYO_WHEEL:-}" ]; then
+    # CI's: the wheel ci/wheel.sh built (ayo is not compiled again here).
+    step "install ayo-mancala from $AYO_WHEEL ([rllib,torchrl]) with ray, torch and torchrl"
+    [ -f "$AYO_WHEEL" ] || { echo "ci/rllib.sh: AYO_WHEEL=$AYO_WHEEL is not a file" >&2; exit 1; }
+    "$PY" -m pip install --quiet --force-reinstall --no-deps "$AYO_WHEEL"
+    "$PY" -m pip install --quiet "$AYO_WHEEL[rllib,torchrl]" "${PINS[@]}"
+else
+    step "install ayo-mancala (.[rllib,torchrl]) with ray, torch and torchrl"
+    "$PY" -m pip install --quiet ".[rllib,torchrl]" "${PINS[@]}"
+fi
 echo "installed in $(( $(date +%s) - start ))s"
 "$PY" -c 'import ayo, ray, torch, torchrl, gymnasium; print("ayo", ayo.__version__, "ray", ray.__version__, "torch", torch.__version__, "torchrl", torchrl.__version__, "gymnasium", gymnasium.__version__)'
 

@@ -7,7 +7,9 @@
 //! games longer, with fewer steps leaving the lanes), each step writing the
 //! batched environment's rows (`step_batch_rows_on`, the step of
 //! `ayo.vector`). It prints the share of env-steps that ended an episode:
-//! such a step, and the autoreset after it, leave the lanes.
+//! such a step, and the autoreset after it, leave the lanes. Both paths
+//! play the same episodes: it fails when their rows or their counts of
+//! ended episodes differ after the rounds (CI runs it so).
 //!
 //! ```text
 //! cargo run --release -p ayo-core --example batch_paths -- [STEPS] [ROUNDS] [PRESET] [KERNEL]
@@ -137,12 +139,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             l_ns.push(l);
             ratio.push(s / l);
         }
+        if scalar.rows != lanes.rows || scalar.ended != lanes.ended {
+            return Err(format!(
+                "kernel {kernel}: the lanes path's rows differ from those of each episode in turn"
+            )
+            .into());
+        }
         let ended = lanes.ended as f64 / (lanes.steps as f64 * GAMES as f64);
         let mid = median(&mut ratio);
         let quartile = |q: usize| ratio[(ratio.len() - 1) * q / 4];
         println!(
             "kernel {kernel}: ns an env-step (medians): each in turn {:.1}, lanes {:.1}; \
-             in turn / lanes {mid:.2}x (quartiles {:.2}..{:.2}); episodes ended a step {:.2}%",
+             in turn / lanes {mid:.2}x (quartiles {:.2}..{:.2}); episodes ended a step {:.2}%; \
+             the same rows",
             median(&mut s_ns),
             median(&mut l_ns),
             quartile(1),

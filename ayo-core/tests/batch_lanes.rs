@@ -17,8 +17,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-mod strategy;
-use strategy::any_rules;
+use crate::strategy::any_rules;
 
 /// Episodes a batch: two full blocks of lanes and a part of one.
 const EPISODES: usize = 150;

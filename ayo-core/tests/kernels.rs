@@ -8,8 +8,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-mod strategy;
-use strategy::any_rules;
+use crate::strategy::any_rules;
 
 /// Seeded random playouts from the start, run by `kernel`.
 fn playouts(kernel: Kernel, rules: &Rules, seed: u64) -> Vec<playout::Playout> {

@@ -10,8 +10,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-mod strategy;
-use strategy::any_rules;
+use crate::strategy::any_rules;
 
 /// Every non-empty pit of the mover in `pos`, as a move.
 fn moves_of(pos: &Position) -> Vec<(Position, Move)> {

@@ -2,7 +2,7 @@
 //! sequences of each length from each preset's start position. The debug test
 //! goes to depth [`DEBUG_DEPTH`]; every depth in the file (to 11) is checked by
 //! the ignored test, in release:
-//! `cargo test --release -p ayo-core --test perft -- --ignored`.
+//! `cargo test --release -p ayo-core --test integration perft:: -- --ignored`.
 
 use std::path::PathBuf;
 

@@ -8,8 +8,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-mod strategy;
-use strategy::any_rules;
+use crate::strategy::any_rules;
 
 /// Plays a seeded random game of at most `plies` moves, calling `check` on every position.
 fn random_game(rules: Rules, seed: u64, plies: usize, mut check: impl FnMut(&Game)) -> Game {

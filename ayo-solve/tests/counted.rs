@@ -12,8 +12,7 @@ use ayo_solve::counted::{counted_layer_path, CountedDatabase, CountedLayer};
 use ayo_solve::counted_search::CountedSolver;
 use ayo_solve::DbError;
 
-mod common;
-use common::boards;
+use crate::common::boards;
 
 type Key = ([u8; 12], Player, u16);
 

@@ -21,8 +21,7 @@ use ayo_core::{Player, Position, Rules, Setup, StuckSeeds};
 use ayo_solve::index::rank;
 use ayo_solve::Database;
 
-mod common;
-use common::boards;
+use crate::common::boards;
 
 type State = ([u8; 12], Player);
 

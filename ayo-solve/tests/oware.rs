@@ -17,8 +17,7 @@ use ayo_core::{Game, Move, Player, Position, RuleParams, Rules, Setup};
 use ayo_solve::index::rank;
 use ayo_solve::{Database, RepetitionSearch};
 
-mod common;
-use common::boards;
+use crate::common::boards;
 
 fn south(board: [u8; 12]) -> Position {
     Position::from_setup_unchecked(&Setup {

@@ -7,7 +7,13 @@
 //! alternating whole processes cannot promise. The script aligns every
 //! function and loop of both builds; what layout still leaves between them
 //! shows when a commit is run against itself (docs/benchmarks.md,
-//! "Comparing two builds").
+//! "Comparing two builds"). Each side's work (the plies of its playouts;
+//! the steps of the other workloads) is printed too: the same when both
+//! builds play the same games.
+//!
+//! With the feature `one-build` (`AB_ONE_BUILD=1 bash bench/ab_core.sh`) both
+//! sides are the working tree's one build: a check that the tool runs (CI's),
+//! which tells nothing of code placement.
 //!
 //! Workloads (the criterion groups of `ayo-core/benches/engine.rs`):
 //! `playout PRESET`: 200 seeded random playouts from the start;
@@ -16,6 +22,9 @@
 //! opponent stepped 10 times by the batched environment's step
 //! (`episode::step_batch_rows`, the agent's action one of its legal actions
 //! picked by a hash of the game and the step).
+
+#[cfg(feature = "one-build")]
+use new as base;
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -114,10 +123,11 @@ macro_rules! rows {
     }};
 }
 
-/// Units a second over `reps` calls of `work`.
-fn rate(work: &mut Work, reps: u32) -> f64 {
+/// Units a second over `reps` calls of `work`, and the units (added to `total`).
+fn rate(work: &mut Work, reps: u32, total: &mut u64) -> f64 {
     let t = Instant::now();
     let units: u64 = (0..reps).map(|_| work()).sum();
+    *total += units;
     units as f64 / t.elapsed().as_secs_f64()
 }
 
@@ -174,13 +184,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         reps *= 2;
     }
     let (mut a, mut b, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut base_units, mut new_units) = (0u64, 0u64);
     for round in 0..rounds {
         let (x, y) = if round % 2 == 0 {
-            let x = rate(&mut base, reps);
-            (x, rate(&mut new, reps))
+            let x = rate(&mut base, reps, &mut base_units);
+            (x, rate(&mut new, reps, &mut new_units))
         } else {
-            let y = rate(&mut new, reps);
-            (rate(&mut base, reps), y)
+            let y = rate(&mut new, reps, &mut new_units);
+            (rate(&mut base, reps, &mut base_units), y)
         };
         a.push(x);
         b.push(y);
@@ -199,5 +210,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         pct(quantile(&mut ratio, 0.25)),
         pct(quantile(&mut ratio, 0.75)),
     );
+    let same = if base_units == new_units {
+        "the same"
+    } else {
+        "different"
+    };
+    println!("work: base {base_units} units, new {new_units} units: {same}");
     Ok(())
 }
