@@ -130,6 +130,9 @@ impl LeanGame {
     }
 
     /// Starts again from `position`, keeping the allocations.
+    // Inlined: a position passed through memory, just built by the caller
+    // (a stateless record unpacked), stalled the load that read it back.
+    #[inline]
     pub fn reset(&mut self, position: Position) {
         self.pos = position;
         self.outcome = None;

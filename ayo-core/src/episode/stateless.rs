@@ -520,21 +520,8 @@ impl Stateless {
         }
         let no_capture = u16::from_le_bytes([row[16], row[17]]);
         let ply = u32_at(row, 20);
-        // The checks of `Position::from_setup`, without building a setup on
-        // the hot path; a record that fails them is explained by it.
-        let seeds: u32 = row[..PITS + 2].iter().map(|&s| u32::from(s)).sum();
-        let rules = &self.opts.rules;
-        let fits = seeds == u32::from(rules.total_seeds())
-            && rules.move_limit().is_none_or(|l| no_capture <= l)
-            && u32::from(no_capture) <= ply;
-        let pos = if fits {
-            // One 16-byte load, byte 15 (the flags) masked off: assembled
-            // byte by byte on the stack, the cells stalled the load that
-            // read them back (store forwarding), a third of the unpacking.
-            let mut head = [0u8; 16];
-            head.copy_from_slice(&row[..16]);
-            let cells = u128::from_le_bytes(head) & ((1u128 << 120) - 1);
-            Position::from_parts(cells, no_capture, ply)
+        let pos = if self.counts_fit(row) {
+            Position::from_parts(cells_of(row), no_capture, ply)
         } else {
             let mut board = [0u8; PITS];
             board.copy_from_slice(&row[..PITS]);
@@ -545,14 +532,22 @@ impl Stateless {
                 no_capture,
                 ply,
             };
-            Position::from_setup(rules, &setup).map_err(|e| bad(e.to_string()))?
+            Position::from_setup(&self.opts.rules, &setup).map_err(|e| bad(e.to_string()))?
         };
-        let seat = if row[15] & FLAG_NORTH != 0 {
-            Player::North
-        } else {
-            Player::South
-        };
-        Ok((pos, seat))
+        Ok((pos, seat_of(row)))
+    }
+
+    /// The checks of `Position::from_setup` on a record's seeds and
+    /// counters, without building a setup: a record that fails them is
+    /// explained by it ([`Stateless::position`]).
+    #[inline(always)]
+    fn counts_fit(&self, row: &[u8; STATE_BYTES]) -> bool {
+        let no_capture = u16::from_le_bytes([row[16], row[17]]);
+        let seeds: u32 = row[..PITS + 2].iter().map(|&s| u32::from(s)).sum();
+        let rules = &self.opts.rules;
+        seeds == u32::from(rules.total_seeds())
+            && rules.move_limit().is_none_or(|l| no_capture <= l)
+            && u32::from(no_capture) <= u32_at(row, 20)
     }
 
     /// An episode to unpack records into (its allocations reused).
@@ -568,9 +563,27 @@ impl Stateless {
         row: &[u8],
         index: usize,
     ) -> Result<(), StatelessError> {
-        let (pos, seat) = self.position(row, index)?;
-        ep.game.reset(pos);
-        ep.seat = seat;
+        // The common record, checked and unpacked in registers: a position
+        // returned through a `Result` went through memory in pieces and
+        // stalled the 16-byte load that read it back (store forwarding).
+        match <&[u8; STATE_BYTES]>::try_from(row) {
+            Ok(r)
+                if r[14] <= 1
+                    && r[15] & !(FLAG_NORTH | FLAG_DONE | FLAG_PENALIZED) == 0
+                    && r[18..20] == [0, 0]
+                    && self.counts_fit(r) =>
+            {
+                let no_capture = u16::from_le_bytes([r[16], r[17]]);
+                ep.game
+                    .reset(Position::from_parts(cells_of(r), no_capture, u32_at(r, 20)));
+                ep.seat = seat_of(r);
+            }
+            _ => {
+                let (pos, seat) = self.position(row, index)?;
+                ep.game.reset(pos);
+                ep.seat = seat;
+            }
+        }
         ep.done = row[15] & FLAG_DONE != 0;
         ep.penalized = row[15] & FLAG_PENALIZED != 0;
         ep.steps = u32_at(row, 24);
@@ -622,6 +635,26 @@ fn pack(ep: &Episode<LeanGame>, row: &mut [u8]) {
     row[28..32].copy_from_slice(&(ep.episodes as u32).to_le_bytes());
     rng_into(&ep.random, &mut row[32..64]);
     rng_into(&ep.rng, &mut row[64..96]);
+}
+
+/// A record's board, stores and player to move as packed cells: one 16-byte
+/// load, byte 15 (the flags) masked off (assembled byte by byte on the
+/// stack, the cells stalled the load that read them back).
+#[inline(always)]
+fn cells_of(row: &[u8; STATE_BYTES]) -> u128 {
+    let mut head = [0u8; 16];
+    head.copy_from_slice(&row[..16]);
+    u128::from_le_bytes(head) & ((1u128 << 120) - 1)
+}
+
+/// The agent's seat of a record.
+#[inline(always)]
+fn seat_of(row: &[u8; STATE_BYTES]) -> Player {
+    if row[15] & FLAG_NORTH != 0 {
+        Player::North
+    } else {
+        Player::South
+    }
 }
 
 /// Writes the bit set `legal` (bit `a`: action `a`) as six bools.
