@@ -33,58 +33,39 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-// The rules, each in one named home (docs/rules.md links them):
-mod capture; // captures across and by the 2-or-3 chain, the grand slam
-mod describe; // the rules in words
-mod end; // the end of the game in the rules' order, the final scores
-mod family; // the one dispatch from a rule set to its specialised loops
-mod legal; // legality: endless relays, the feeding rule
-mod repeat; // repetition: the positions since the last capture
-mod rules; // every parameter, validated, and the presets
-mod sow; // sowing: laps, the skipped origin, relay, collect on 4
+// Folders by job; the public modules keep their paths (`ayo_core::kernel`,
+// `ayo_core::record`, ...) through the re-exports below.
+mod games; // games, records, traces, random playouts
+mod kernels; // CPU kernels, the lane engine, the thread-count rule
+mod rules; // every rule in a named home, and the values the rules act on
 
-// The values the rules act on:
-mod board; // the packed board: one byte a pit
+// What the players, the episode and the guided search share, below all three:
 mod budget; // how much work a player or a search may do for one move
-mod hash;
 mod memory; // memory asked for before a search, never during it
-mod moves;
 mod observation; // what a network is shown: the mover's seeds, the legal mask
-mod outcome;
-mod player;
-mod position;
-mod random_move; // the seeded generator, the one way a uniformly random legal move is drawn
-mod setup;
-mod tables;
-
-// Games, records and traces, built on the rules:
-mod game;
-mod lean;
-pub mod playout;
-pub mod record;
-pub mod trace;
 
 pub mod episode;
 pub mod guided;
-pub mod kernel;
-pub mod lanes;
 pub mod players;
-pub mod threads;
 
-pub use game::Game;
-pub use lean::LeanGame;
-pub use legal::each_children;
-pub use moves::{Children, IllegalMove, Move, MoveList, PlayError};
-pub use outcome::{EndReason, Outcome, Status};
-pub use player::Player;
-pub use position::{Position, PITS};
-pub use record::RecordError;
+pub use games::{playout, record, trace};
+pub use kernels::dispatch as kernel;
+pub use kernels::{lanes, threads};
+
+pub use games::game::Game;
+pub use games::lean::LeanGame;
+pub use games::record::RecordError;
+pub use games::trace::{Event, LapEnd};
+pub use rules::legal::each_children;
+pub use rules::moves::{Children, IllegalMove, Move, MoveList, PlayError};
+pub use rules::outcome::{EndReason, Outcome, Status};
+pub use rules::player::Player;
+pub use rules::position::{Position, PITS};
+pub use rules::setup::{Setup, SetupError, SetupErrors};
 pub use rules::{
     Capture, Feeding, FoursTo, GrandSlam, Preset, Repetition, RuleParams, Rules, RulesError,
     StuckSeeds, MAX_SEEDS_PER_PIT, PARAM_NAMES,
 };
-pub use setup::{Setup, SetupError, SetupErrors};
-pub use trace::{Event, LapEnd};
 
 /// The README's Rust quick start, run as a doctest.
 #[cfg(doctest)]

@@ -20,7 +20,7 @@ use super::{
     action_in_range, check_action, shows_legal, Autoreset, Checked, Episode, EpisodeGame,
     EpisodeOptions, Step,
 };
-use crate::kernel::{self, Kernel, Loop};
+use crate::kernels::dispatch::{self as kernel, Kernel, Loop};
 
 /// How a batch is stepped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

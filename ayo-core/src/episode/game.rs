@@ -7,9 +7,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::rows::BatchOut;
 use super::{Checked, Episode, EpisodeOptions};
-use crate::kernel::Kernel;
-use crate::legal::must_feed;
-use crate::random_move::draw_action;
+use crate::games::random_move::draw_action;
+use crate::kernels::dispatch::Kernel;
+use crate::rules::legal::must_feed;
 use crate::{EndReason, Game, IllegalMove, LeanGame, Move, Outcome, Position, Rules};
 
 /// What an [`super::Episode`] needs of its game.

@@ -1,6 +1,6 @@
 //! The batch step in lanes ([`super::BatchPath::Lanes`]): for the random
 //! opponent in single-lap games, 64 episodes' steps at a time with their
-//! positions in byte lanes ([`crate::lanes::Block`], the lane engine's one
+//! positions in byte lanes ([`crate::kernels::lanes::Block`], the lane engine's one
 //! sowing of the rules), compiled for the kernel that runs it.
 //!
 //! A lane takes the common path of [`Episode::step`]: a legal action, the
@@ -8,10 +8,10 @@
 //! limit. The lanes sow both moves, find the ends by the counters and the
 //! empty rows, the legal moves under the feeding rule where a move feeds
 //! exactly when it reaches the opponent's row
-//! ([`crate::legal::feeds_by_reach`]), and compute the board keys; each
+//! ([`crate::rules::legal::feeds_by_reach`]), and compute the board keys; each
 //! game's own repetition window is looked up, and its reply drawn from its
 //! own stream, one game at a time, as the scalar step does
-//! ([`crate::repeat`], [`crate::random_move`]). Nothing of an episode
+//! ([`crate::rules::repeat`], [`crate::games::random_move`]). Nothing of an episode
 //! changes until its step is known to stay on that path: every other step
 //! (an end, a penalty, an autoreset, the feeding rule in other rule sets,
 //! the step limit) is then taken by [`Episode::step`] itself from the
@@ -31,12 +31,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::rows::{BatchOut, Kept};
 use super::{Checked, Episode, EpisodeOptions, Opponent, Reward, Step};
-use crate::kernel::{Kernel, Loop};
-use crate::lanes::{mask, Block, LaneRules, LANES};
-use crate::legal::{feeding_legal, feeds_by_reach, reaches_opponent};
+use crate::games::random_move::draw_among;
+use crate::kernels::dispatch::{Kernel, Loop};
+use crate::kernels::lanes::{mask, Block, LaneRules, LANES};
 use crate::players::Kind;
-use crate::random_move::draw_among;
-use crate::repeat::{key_of, Window};
+use crate::rules::legal::{feeding_legal, feeds_by_reach, reaches_opponent};
+use crate::rules::repeat::{key_of, Window};
 use crate::rules::{Feeding, Repetition, Rules};
 use crate::{LeanGame, Move, Player, Position};
 

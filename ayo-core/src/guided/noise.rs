@@ -4,7 +4,7 @@
 
 use rand::Rng as _;
 
-use crate::random_move::Rng;
+use crate::games::random_move::Rng;
 
 /// A uniform draw in the open interval (0, 1).
 fn open01(rng: &mut Rng) -> f64 {

@@ -3,7 +3,7 @@
 use rand::{Rng as _, SeedableRng};
 
 use super::*;
-use crate::random_move::Rng;
+use crate::games::random_move::Rng;
 use crate::{Game, Position, Rules};
 
 const PRESETS: [&str; 4] = ["ayoayo", "ayo", "olopon", "oware"];

@@ -10,11 +10,11 @@ use super::select::{self, Arm};
 use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
 };
-use crate::end::end_reason;
+use crate::games::random_move::Rng;
 use crate::memory::{try_grow_exact, OutOfMemory};
 use crate::observation::{write_view, MASK_BOOL};
-use crate::random_move::Rng;
-use crate::repeat::{key_of, repeats_in_line};
+use crate::rules::end::end_reason;
+use crate::rules::repeat::{key_of, repeats_in_line};
 use crate::{LeanGame, Player, Position, Repetition};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -870,8 +870,8 @@ mod tests {
 #[cfg(test)]
 mod limit_tests {
     use super::*;
+    use crate::games::record::parse_position;
     use crate::guided::Values;
-    use crate::record::parse_position;
     use crate::{EndReason, Game};
 
     #[test]

@@ -1,5 +1,5 @@
 //! The Monte Carlo tree search player: UCT over the core's legal moves, with
-//! uniformly random playouts ([`crate::playout::random_playout`]) and an
+//! uniformly random playouts ([`crate::games::playout::random_playout`]) and an
 //! optional evaluation cut-off.
 //!
 //! Rewards are 1 for a win, ½ for a draw and 0 for a loss, from the point of
@@ -23,8 +23,8 @@ use rand::{Rng as _, SeedableRng};
 
 use super::eval::{evaluate, Weights};
 use super::{try_room, Agent, Analysis, Basis, Budget, MoveValue, OutOfMemory, Proof, Rng, Value};
-use crate::playout::random_playout;
-use crate::repeat::repeats_in_line;
+use crate::games::playout::random_playout;
+use crate::rules::repeat::repeats_in_line;
 use crate::{EndReason, Feeding, Game, Move, Player, Position, Repetition, Rules};
 
 /// Plies a playout may run before it is scored as a draw when there is no

@@ -48,9 +48,9 @@ pub mod network;
 pub mod random;
 
 pub use crate::budget::{Budget, BudgetError};
+pub(crate) use crate::games::random_move::Rng;
 pub(crate) use crate::memory::try_room;
 pub use crate::memory::OutOfMemory;
-pub(crate) use crate::random_move::Rng;
 pub use alphabeta::AlphaBeta;
 pub use basis::{Basis, Bound, Limit, Proof};
 pub use eval::Weights;

@@ -2,14 +2,14 @@
 //! step): across from an empty pit of the mover's row, or the chain of 2s and
 //! 3s in the opponent's row, and the grand-slam rule that may cancel either.
 //! (Collect on 4 takes seeds during the lap itself: see
-//! [`crate::sow::collect_lap`].)
+//! [`crate::rules::sow::collect_lap`].)
 //!
-//! Each function works on the packed board of [`crate::sow`] (byte `i` = pit
+//! Each function works on the packed board of [`crate::rules::sow`] (byte `i` = pit
 //! `i`, bytes 12 and 13 = the stores) and its additive key, and is inlined
 //! into the sowing loop of its rule family.
 
-use crate::board::{byte, CLEAR, ROW_MASK};
-use crate::hash::{PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::board::{byte, CLEAR, ROW_MASK};
+use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::{GrandSlam, Rules};
 
 /// Whether a capture that keeps only the bytes of `kept` (every pit taken

@@ -3,11 +3,11 @@
 //! parameters (`RELAY: bool`, `CAP: u8`); [`with_family!`] is the one place
 //! that maps a [`crate::Rules`] value to them.
 
-/// Capture across (see [`crate::capture::capture_across`]).
+/// Capture across (see [`crate::rules::capture::capture_across`]).
 pub(crate) const ACROSS: u8 = 0;
-/// The 2-or-3 chain (see [`crate::capture::capture_two_three`]).
+/// The 2-or-3 chain (see [`crate::rules::capture::capture_two_three`]).
 pub(crate) const TWO_THREE: u8 = 1;
-/// Collect on 4 (see [`crate::sow::collect_lap`]).
+/// Collect on 4 (see [`crate::rules::sow::collect_lap`]).
 pub(crate) const COLLECT_FOUR: u8 = 2;
 
 /// `with_family!(rules, |RELAY, CAP| body)`: `body` with the const
@@ -17,7 +17,7 @@ pub(crate) const COLLECT_FOUR: u8 = 2;
 /// compiler, one rules implementation in the source.
 macro_rules! with_family {
     ($rules:expr, |$relay:ident, $cap:ident| $body:expr) => {{
-        use $crate::family::{ACROSS, COLLECT_FOUR, TWO_THREE};
+        use $crate::rules::family::{ACROSS, COLLECT_FOUR, TWO_THREE};
         use $crate::rules::Capture;
         let rules: &$crate::rules::Rules = $rules;
         match (rules.relay(), rules.capture()) {

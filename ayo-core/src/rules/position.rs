@@ -5,13 +5,13 @@
 
 use std::fmt;
 
-use crate::board::{byte, mover, PLAYER_SHIFT};
-use crate::hash::{finalize, NORTH_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::board::{byte, mover, PLAYER_SHIFT};
+use crate::rules::hash::{finalize, NORTH_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::sow;
 use crate::rules::Rules;
-use crate::sow;
 use crate::Player;
 
-pub use crate::board::PITS;
+pub use crate::rules::board::PITS;
 
 /// A position: board, stores, player to move, counters and the incremental key.
 /// A 32-byte `Copy` value; the rules are passed to each method, and the game

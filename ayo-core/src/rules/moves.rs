@@ -5,7 +5,7 @@ use std::fmt;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
-use crate::position::{Position, PITS};
+use crate::rules::position::{Position, PITS};
 use crate::Player;
 
 /// A move: the absolute pit (0..=11) whose seeds are lifted.

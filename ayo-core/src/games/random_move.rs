@@ -5,7 +5,7 @@
 
 use rand::Rng as RandomSource;
 
-use crate::tables::{count, select};
+use crate::rules::tables::{count, select};
 
 /// The seeded random number generator of players and searches.
 pub(crate) type Rng = rand_xoshiro::Xoshiro256PlusPlus;

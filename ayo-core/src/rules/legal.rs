@@ -5,11 +5,11 @@
 //! filter every move generator uses: `children`, `legal_moves`, the lean
 //! games of the batch, the playouts and the solver.
 
-use crate::board::{mover, row};
-use crate::family::with_family;
-use crate::kernel::{Kernel, Loop};
-use crate::moves::{Children, IllegalMove, Move, MoveList, PlayError};
-use crate::position::Position;
+use crate::kernels::dispatch::{Kernel, Loop};
+use crate::rules::board::{mover, row};
+use crate::rules::family::with_family;
+use crate::rules::moves::{Children, IllegalMove, Move, MoveList, PlayError};
+use crate::rules::position::Position;
 use crate::rules::{Capture, Feeding, GrandSlam, Rules};
 
 /// Whether the feeding rule applies to the player to move in `pos`: the rules
@@ -256,7 +256,7 @@ impl Position {
 
 /// Calls `f` with each position of `positions` and its children (as
 /// [`Position::children`]), the whole loop compiled for `kernel`
-/// ([`crate::kernel`]): for a caller that expands many positions in a row
+/// ([`crate::kernels::dispatch`]): for a caller that expands many positions in a row
 /// (a database layer, a search frontier).
 ///
 /// ```

@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::PLAYER_SHIFT;
-use crate::position::{Position, PITS};
+use crate::rules::board::PLAYER_SHIFT;
+use crate::rules::position::{Position, PITS};
 use crate::rules::Rules;
 use crate::Player;
 

@@ -2,8 +2,8 @@
 //! move limit or a repeated position, then a player to move with no legal
 //! move ([`end_reason`]); and the final scores ([`Position::final_outcome`]).
 
-use crate::outcome::{EndReason, Outcome};
-use crate::position::Position;
+use crate::rules::outcome::{EndReason, Outcome};
+use crate::rules::position::Position;
 use crate::rules::{Rules, StuckSeeds};
 use crate::Player;
 

@@ -3,7 +3,7 @@
 //! A block of [`LANES`] positions is held as a structure of arrays (pit `i`
 //! of every lane in one row of bytes), and every step of a move is a plain
 //! loop over the lanes that the compiler vectorises for the kernel it is
-//! compiled for ([`crate::kernel`]: 16, 32 or 64 lanes an instruction):
+//! compiled for ([`crate::kernels::dispatch`]: 16, 32 or 64 lanes an instruction):
 //!
 //! * a lap in closed form: a pit at distance `d` (1..=period) from the origin
 //!   receives `⌊(n − d)/period⌋ + 1` seeds when `d ≤ n`, the period being 11
@@ -27,12 +27,12 @@
 // Lane loops index several arrays by the same lane (or pit).
 #![allow(clippy::needless_range_loop)]
 
-use crate::hash::{PIT_WEIGHT, STORE_WEIGHT};
-use crate::kernel::{Kernel, Loop};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::kernels::dispatch::{Kernel, Loop};
+use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::sow::{Sown, CHECK_FROM};
 use crate::rules::{Capture, GrandSlam, Rules};
-use crate::sow::{Sown, CHECK_FROM};
 
 /// Lanes a block: enough for four AVX-512 registers of bytes a row.
 pub const LANES: usize = 64;

@@ -4,8 +4,8 @@
 //! repetition rule: [`crate::Game`], [`crate::LeanGame`] and the random
 //! playouts all keep a [`Window`].
 
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::rules::Rules;
 
 /// The window of positions since the last capture (or the start): its first

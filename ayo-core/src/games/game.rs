@@ -1,12 +1,12 @@
 //! A game: rules, the start, the moves played, undo, repetition and the outcome.
 
-use crate::end::end_reason;
-use crate::moves::{Children, IllegalMove, Move, MoveList};
-use crate::outcome::{Outcome, Status};
-use crate::position::Position;
-use crate::repeat::Window;
+use crate::rules::end::end_reason;
+use crate::rules::moves::{Children, IllegalMove, Move, MoveList};
+use crate::rules::outcome::{Outcome, Status};
+use crate::rules::position::Position;
+use crate::rules::repeat::Window;
+use crate::rules::setup::{Setup, SetupErrors};
 use crate::rules::{Repetition, Rules};
-use crate::setup::{Setup, SetupErrors};
 
 /// A game in progress: the rules, the start position, the moves played and the
 /// positions they led to (for undo and repetition), the legal moves of the
@@ -248,7 +248,7 @@ impl Game {
                 .is_some_and(|cap| self.moves.len() as u64 >= u64::from(cap))
     }
 
-    /// The sowing trace of `mv` from the current position (see [`crate::trace`]).
+    /// The sowing trace of `mv` from the current position (see [`crate::games::trace`]).
     ///
     /// ```
     /// use ayo_core::{Game, Rules, trace::LapEnd};
@@ -257,8 +257,8 @@ impl Game {
     /// assert!(t.laps >= 1);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn trace(&self, mv: Move) -> Result<crate::trace::Trace, IllegalMove> {
+    pub fn trace(&self, mv: Move) -> Result<crate::games::trace::Trace, IllegalMove> {
         self.check(mv)?;
-        crate::trace::trace(&self.rules, self.position(), mv).map(|(t, _)| t)
+        crate::games::trace::trace(&self.rules, self.position(), mv).map(|(t, _)| t)
     }
 }

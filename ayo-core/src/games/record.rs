@@ -40,10 +40,10 @@
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
-use crate::game::Game;
-use crate::position::{Position, PITS};
+use crate::games::game::Game;
+use crate::rules::position::{Position, PITS};
+use crate::rules::setup::Setup;
 use crate::rules::{Preset, RuleParams, Rules};
-use crate::setup::Setup;
 use crate::Player;
 
 /// Malformed record text: which field, where (byte offset), and why.
@@ -329,7 +329,7 @@ pub fn parse_game(text: &str) -> Result<Game, RecordError> {
 
 impl fmt::Display for Rules {
     /// The record form: a preset name, with `[key=value,…]` overrides where the
-    /// rules differ from it (see [`crate::record`]).
+    /// rules differ from it (see [`crate::games::record`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&rules_to_text(self))
     }
@@ -348,7 +348,7 @@ impl Game {
         parse_game(text)
     }
 
-    /// The game record (see [`crate::record`]).
+    /// The game record (see [`crate::games::record`]).
     pub fn record(&self) -> String {
         game_to_text(self)
     }

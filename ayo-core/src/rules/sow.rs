@@ -11,10 +11,10 @@
 //! a few laps) without bounding anything: the state sequence from any point on
 //! is still eventually periodic, and Brent finds the period.
 
-use crate::board::{byte, mover, CLEAR, PITS_MASK, PIT_ONES};
-use crate::capture::{capture_across, capture_two_three, makes_two_or_three};
-use crate::family::{with_family, ACROSS, COLLECT_FOUR, TWO_THREE};
-use crate::hash::{LAP_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::board::{byte, mover, CLEAR, PITS_MASK, PIT_ONES};
+use crate::rules::capture::{capture_across, capture_two_three, makes_two_or_three};
+use crate::rules::family::{with_family, ACROSS, COLLECT_FOUR, TWO_THREE};
+use crate::rules::hash::{LAP_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::{FoursTo, Rules};
 
 /// Laps sown before the cycle check starts.

@@ -3,15 +3,15 @@
 
 use rand::Rng;
 
-use crate::end::{counters_may_end, end_reason};
-use crate::family::with_family;
-use crate::game::Game;
-use crate::legal::{must_feed, nonempty_pits_are_legal};
-use crate::moves::{IllegalMove, Move};
-use crate::outcome::{EndReason, Outcome};
-use crate::position::Position;
-use crate::random_move::{draw_action, draw_among};
-use crate::repeat::{key_of, Window};
+use crate::games::game::Game;
+use crate::games::random_move::{draw_action, draw_among};
+use crate::rules::end::{counters_may_end, end_reason};
+use crate::rules::family::with_family;
+use crate::rules::legal::{must_feed, nonempty_pits_are_legal};
+use crate::rules::moves::{IllegalMove, Move};
+use crate::rules::outcome::{EndReason, Outcome};
+use crate::rules::position::Position;
+use crate::rules::repeat::{key_of, Window};
 use crate::rules::{Repetition, Rules};
 
 /// What is known of the legal moves of the current position.

@@ -9,10 +9,10 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::moves::{IllegalMove, Move};
-use crate::position::{Position, PITS};
+use crate::rules::moves::{IllegalMove, Move};
+use crate::rules::position::{Position, PITS};
+use crate::rules::setup::Setup;
 use crate::rules::{Capture, FoursTo, GrandSlam, Rules};
-use crate::setup::Setup;
 use crate::Player;
 
 /// How a move's last lap ended.

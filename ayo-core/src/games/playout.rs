@@ -3,16 +3,16 @@
 
 use rand::Rng;
 
-use crate::end::{counters_may_end, end_reason};
-use crate::family::with_family;
-use crate::kernel::{self, Kernel, Loop};
-use crate::legal::opponent_row_empty;
-use crate::moves::Move;
-use crate::outcome::{EndReason, Outcome};
-use crate::position::Position;
-use crate::repeat::Window;
+use crate::kernels::dispatch::{self as kernel, Kernel, Loop};
+use crate::rules::end::{counters_may_end, end_reason};
+use crate::rules::family::with_family;
+use crate::rules::legal::opponent_row_empty;
+use crate::rules::moves::Move;
+use crate::rules::outcome::{EndReason, Outcome};
+use crate::rules::position::Position;
+use crate::rules::repeat::Window;
+use crate::rules::tables::{count, select};
 use crate::rules::{Feeding, Repetition, Rules};
-use crate::tables::{count, select};
 
 /// How a random playout finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
