@@ -42,8 +42,8 @@ if [ $# -gt 0 ]; then
     done
     exit 0
 fi
-cargo build --release --locked -q -p ayo-core --example instructions
-BIN=target/release/examples/instructions
+cargo build --release --locked -q -p ayo-bench --bin instructions
+BIN=target/release/instructions
 for work in "playout oware 20" "playout olopon 20" "playout ayoayo 20" "playout ayo 10" "rows oware 2"; do
     # shellcheck disable=SC2086  # the work's words are the example's arguments
     native=$("$BIN" $work)

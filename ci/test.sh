@@ -75,7 +75,7 @@ bench_tools() {
     must_match "$out" '^work: base [0-9]+ units, new [0-9]+ units: the same$' "ab_core rows (the same work on both sides)"
     # The batch-path timer (one round of 50 steps, every kernel this CPU
     # has): it fails when the two paths' rows differ.
-    cargo run --quiet --locked -p ayo-core --example batch_paths -- 50 1 | tee "$out"
+    cargo run --quiet --locked -p ayo-bench --bin batch_paths -- 50 1 | tee "$out"
     must_match "$out" '^kernel scalar: ns an env-step .*; the same rows$' "batch_paths (kernel scalar)"
 }
 

@@ -1,7 +1,7 @@
 //! Engine speed: random playouts (moves per second) for each preset, legal-move
 //! generation plus play, perft, and the cost of copying a position.
 //!
-//! Run: `cargo bench -p ayo-core --bench engine`. Each throughput line is in
+//! Run: `cargo bench -p ayo-bench --bench engine`. Each throughput line is in
 //! moves (or perft leaves) per second; criterion reports the median estimate.
 //! The first lines name the CPU and the kernel the loops run (`AYO_KERNEL`
 //! forces one: see `ayo_core::kernel`).
@@ -48,15 +48,7 @@ fn children_game(rules: &Rules, rng: &mut Xoshiro256PlusPlus) -> u64 {
 
 /// Not timed: the machine and the kernel, for the figures that follow.
 fn machine(_: &mut Criterion) {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cpu = ayo_bench::cpu_model();
     println!("cpu: {cpu}");
     match kernel::configured() {
         Ok(k) => println!("kernel: {k} ({})", k.features()),

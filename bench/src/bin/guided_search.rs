@@ -7,7 +7,7 @@
 //! not counted) and leaves handed out a second.
 //!
 //! ```text
-//! cargo run --release -p ayo-core --example guided_search -- [PRESET] [REPEATS]
+//! cargo run --release -p ayo-bench --bin guided_search -- [PRESET] [REPEATS]
 //! ```
 
 use std::time::Instant;
@@ -15,24 +15,12 @@ use std::time::Instant;
 use ayo_core::guided::{GuidedSearch, Gumbel, SearchOptions, Selection};
 use ayo_core::{LeanGame, Position, Rules};
 
-fn cpu() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let preset = args.get(1).map_or("oware", String::as_str);
     let repeats: u32 = args.get(2).map_or(Ok(3), |r| r.parse())?;
     let rules = Rules::preset(preset)?;
-    println!("cpu: {}", cpu());
+    println!("cpu: {}", ayo_bench::cpu_model());
     println!("preset: {preset}, one thread, uniform logits and value 0, best of {repeats}");
     println!(
         "{:<7} {:>6} {:>5} {:>14} {:>14} {:>8}",

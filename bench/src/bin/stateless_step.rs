@@ -8,7 +8,7 @@
 //! costs beyond the numpy path, without Python or XLA around it.
 //!
 //! ```text
-//! cargo run --release -p ayo-core --example stateless_step -- [STEPS] [ROUNDS]
+//! cargo run --release -p ayo-bench --bin stateless_step -- [STEPS] [ROUNDS]
 //! ```
 
 use std::time::Instant;
@@ -20,28 +20,10 @@ use ayo_core::{LeanGame, Rules};
 
 const GAMES: usize = 1024;
 
-/// Game `i`'s action at step `t` from its legal mask: the `k`-th legal
-/// action for `k` from a hash of `i` and `t` (0 where none is legal).
-fn pick(mut legal: u8, i: usize, t: u64) -> i64 {
-    if legal == 0 {
-        return 0;
-    }
-    let h = (i as u64 ^ (t << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-    for _ in 0..h % u64::from(legal.count_ones()) {
-        legal &= legal - 1;
-    }
-    i64::from(legal.trailing_zeros())
-}
-
 fn bits(mask: &[bool]) -> u8 {
     mask.iter()
         .enumerate()
         .fold(0, |m, (a, &b)| m | (u8::from(b) << a))
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -81,7 +63,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let start = Instant::now();
         for _ in 0..steps {
             for (i, (a, &st)) in actions.iter_mut().zip(rows.status()).enumerate() {
-                *a = pick(st & 0x3F, i, t_memory);
+                *a = ayo_bench::pick_legal(st & 0x3F, i, t_memory);
             }
             t_memory += 1;
             step_batch_rows(&opts, &mut episodes, &actions, &mut rows.rows())?;
@@ -96,7 +78,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .zip(mask.chunks_exact(ACTIONS))
                 .enumerate()
             {
-                *a = pick(bits(m), i, t_record);
+                *a = ayo_bench::pick_legal(bits(m), i, t_record);
             }
             t_record += 1;
             let out = StepOut {
@@ -110,15 +92,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Ok(start.elapsed().as_secs_f64() * 1e9 / (steps * GAMES) as f64)
     };
 
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into());
+    let cpu = ayo_bench::cpu_model();
     println!(
         "cpu: {cpu}; {}, {GAMES} episodes, {rounds} rounds of {steps} steps",
         env.options().rules
@@ -138,9 +112,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!(
         "ns an env-step (medians): in memory {:.1}, stateless {:.1}; in memory / stateless {:.2}x",
-        median(&mut m_ns),
-        median(&mut r_ns),
-        median(&mut ratio)
+        ayo_bench::median(&mut m_ns),
+        ayo_bench::median(&mut r_ns),
+        ayo_bench::median(&mut ratio)
     );
     Ok(())
 }

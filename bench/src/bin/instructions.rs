@@ -3,8 +3,8 @@
 //! commands and the figures.
 //!
 //! ```text
-//! cargo build --release -p ayo-core --example instructions
-//! AYO_KERNEL=avx2 valgrind --tool=callgrind target/release/examples/instructions batch oware 100
+//! cargo build --release -p ayo-bench --bin instructions
+//! AYO_KERNEL=avx2 valgrind --tool=callgrind target/release/instructions batch oware 100
 //! ```
 //!
 //! `batch PRESET STEPS`: 1,024 episodes against the random opponent stepped

@@ -1,4 +1,4 @@
-//! Runs random playouts for one preset for profiling: `cargo run --release -p ayo-core --example profile_playouts -- oware 20000`.
+//! Runs random playouts for one preset for profiling: `cargo run --release -p ayo-bench --bin profile_playouts -- oware 20000`.
 use ayo_core::{playout, Position, Rules};
 use rand::SeedableRng;
 fn main() {

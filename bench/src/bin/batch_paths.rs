@@ -12,7 +12,7 @@
 //! ended episodes differ after the rounds (CI runs it so).
 //!
 //! ```text
-//! cargo run --release -p ayo-core --example batch_paths -- [STEPS] [ROUNDS] [PRESET] [KERNEL]
+//! cargo run --release -p ayo-bench --bin batch_paths -- [STEPS] [ROUNDS] [PRESET] [KERNEL]
 //! ```
 
 use std::time::Instant;
@@ -67,7 +67,7 @@ impl Batch {
         for _ in 0..steps {
             let t = self.steps;
             for (i, (a, &st)) in self.actions.iter_mut().zip(self.rows.status()).enumerate() {
-                *a = pick(st, i, t);
+                *a = ayo_bench::pick_legal(st, i, t);
             }
             self.steps += 1;
             let counts = step_batch_rows_on(
@@ -83,26 +83,6 @@ impl Batch {
     }
 }
 
-/// Game `i`'s action at step `t` from its status row: the `k`-th of its
-/// legal actions for `k` from a hash of `i` and `t` (any action where the
-/// episode is over). Both batches take the same actions: their rows agree.
-fn pick(status: u8, i: usize, t: u64) -> i64 {
-    let mut legal = status & 0x3F;
-    if legal == 0 {
-        return 0;
-    }
-    let h = (i as u64 ^ (t << 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-    for _ in 0..h % u64::from(legal.count_ones()) {
-        legal &= legal - 1;
-    }
-    i64::from(legal.trailing_zeros())
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let steps: usize = args.first().map_or(Ok(100), |s| s.parse())?;
@@ -113,15 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => Kernel::available(),
     };
     let opts = EpisodeOptions::new(Rules::preset(preset)?);
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown".into());
+    let cpu = ayo_bench::cpu_model();
     println!("cpu: {cpu}; {preset}, {GAMES} episodes, {rounds} rounds of {steps} steps");
     for kernel in kernels {
         let (mut scalar, mut lanes) = (Batch::new(&opts)?, Batch::new(&opts)?);
@@ -146,14 +118,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .into());
         }
         let ended = lanes.ended as f64 / (lanes.steps as f64 * GAMES as f64);
-        let mid = median(&mut ratio);
+        let mid = ayo_bench::median(&mut ratio);
         let quartile = |q: usize| ratio[(ratio.len() - 1) * q / 4];
         println!(
             "kernel {kernel}: ns an env-step (medians): each in turn {:.1}, lanes {:.1}; \
              in turn / lanes {mid:.2}x (quartiles {:.2}..{:.2}); episodes ended a step {:.2}%; \
              the same rows",
-            median(&mut s_ns),
-            median(&mut l_ns),
+            ayo_bench::median(&mut s_ns),
+            ayo_bench::median(&mut l_ns),
             quartile(1),
             quartile(3),
             100.0 * ended,
