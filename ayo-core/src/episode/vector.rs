@@ -329,7 +329,6 @@ impl VecEnv {
                 rows.write_start(opts, ep, i, 0)?;
             }
         });
-        drop(rows);
         theirs.copy_from_slice(&self.status);
         Ok(())
     }
@@ -427,7 +426,6 @@ impl VecEnv {
         with_episodes!(&mut self.episodes, |eps| {
             restore_all(opts, eps, state, &mut rows)
         })?;
-        drop(rows);
         theirs.copy_from_slice(&self.status);
         Ok(())
     }
