@@ -223,6 +223,7 @@ static void refusals_change_nothing(void) {
   ayo_rules *rules = check_rules_of("oware");
   const uint64_t seeds[3] = {1, 2, 3};
   ayo_vec_env *env = NULL;
+  CHECK(strcmp(ayo_result_name(AYO_RESULT_VEC_ENV_OUT_OF_MEMORY), "AYO_RESULT_VEC_ENV_OUT_OF_MEMORY") == 0);
   CHECK_RESULT(ayo_vec_env_new(rules, "opponent=wizard", seeds, 3, 1, &env), AYO_RESULT_INVALID_ARGUMENT);
   CHECK(env == NULL && last_error_contains("opponent must be"));
   CHECK_RESULT(ayo_vec_env_new(rules, "autoreset=Later", seeds, 3, 1, &env), AYO_RESULT_INVALID_ARGUMENT);
