@@ -153,6 +153,7 @@ gcc "${CFLAGS[@]}" tests/c/test_messages.c tests/c/check.c "${SHARED[@]}" -lpthr
 gcc "${CFLAGS[@]}" tests/c/test_perfect_oware.c tests/c/check.c "${SHARED[@]}" -o "$work/test_perfect_oware"
 gcc "${CFLAGS[@]}" tests/c/test_search.c tests/c/check.c "${SHARED[@]}" -lm -o "$work/test_search"
 gcc "${CFLAGS[@]}" tests/c/test_stateless.c tests/c/check.c "${SHARED[@]}" -o "$work/test_stateless"
+gcc "${CFLAGS[@]}" tests/c/test_vector_env.c tests/c/check.c "${SHARED[@]}" -o "$work/test_vector_env"
 gcc "${CFLAGS[@]}" -c tests/c/json.c -o "$work/json.o"
 g++ "${CXXFLAGS[@]}" tests/c/test_cpp.cpp "$work/json.o" "${SHARED[@]}" -pthread -o "$work/test_cpp"
 run c-api "$work/test_api"
@@ -164,6 +165,7 @@ run c-messages "$work/test_messages"
 run c-perfect-oware "$work/test_perfect_oware"
 run c-search "$work/test_search"
 run c-stateless "$work/test_stateless"
+run c-vector-env "$work/test_vector_env"
 run cpp "$work/test_cpp" "$vectors"
 
 say "the same under AddressSanitizer + UndefinedBehaviorSanitizer (static library, leaks checked)"
@@ -181,6 +183,8 @@ gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_perfect_oware.c tests/c/check.c "${S
   -o "$work/test_perfect_oware_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_search.c tests/c/check.c "${STATIC[@]}" -lm \
   -o "$work/test_search_san"
+gcc "${CFLAGS[@]}" "${SAN[@]}" tests/c/test_vector_env.c tests/c/check.c "${STATIC[@]}" -lpthread \
+  -o "$work/test_vector_env_san"
 gcc "${CFLAGS[@]}" "${SAN[@]}" -c tests/c/json.c -o "$work/json_san.o"
 g++ "${CXXFLAGS[@]}" "${SAN[@]}" tests/c/test_cpp.cpp "$work/json_san.o" "${STATIC[@]}" -pthread \
   -o "$work/test_cpp_san"
@@ -194,6 +198,7 @@ run c-db-limits-asan "$work/test_db_limits_san" --no-rlimit
 run c-messages-asan "$work/test_messages_san"
 run c-perfect-oware-asan "$work/test_perfect_oware_san"
 run c-search-asan "$work/test_search_san"
+run c-vector-env-asan "$work/test_vector_env_san"
 run cpp-asan "$work/test_cpp_san" "$vectors"
 
 say "valgrind memcheck (it also sees inside libayo, which the sanitizers do not instrument)"

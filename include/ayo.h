@@ -206,7 +206,8 @@
  * 0 success; 1 to 9 misuse of the API; 10 to 19 rules; 20 to 29 positions
  * and records; 30 to 49 moves; 50 to 59 game queries; 100 to 109 the
  * computer-player handle (`ayo_player`); 110 to 119 endgame databases
- * (`ayo_database`); 120 to 129 the guided search (`ayo_search`).
+ * (`ayo_database`); 120 to 129 the guided search (`ayo_search`); 130 to 139 the stateless batch
+ * (`ayo_stateless`); 140 to 149 the batched environment (`ayo_vec_env`).
  */
 typedef enum ayo_result {
   /**
@@ -402,6 +403,12 @@ typedef enum ayo_result {
    * position since the last capture.
    */
   AYO_RESULT_STATELESS_UNSUPPORTED_RULES = 130,
+  /**
+   * Memory ran out for a batched environment (`ayo_vec_env_new`:
+   * `ayo_vec_env_last_error` says how many bytes, and what for). Nothing
+   * was made.
+   */
+  AYO_RESULT_VEC_ENV_OUT_OF_MEMORY = 140,
 } ayo_result;
 
 /**
@@ -809,6 +816,13 @@ typedef struct ayo_search ayo_search;
 typedef struct ayo_stateless ayo_stateless;
 
 /**
+ * A batch of episodes stepped together (an opaque handle). Made by
+ * `ayo_vec_env_new`, released by `ayo_vec_env_free`. Not for two threads
+ * at once (a step runs its own threads).
+ */
+typedef struct ayo_vec_env ayo_vec_env;
+
+/**
  * A position as plain values: read with `ayo_game_setup`, and written by the
  * caller for `ayo_game_load_setup`.
  */
@@ -1059,6 +1073,119 @@ typedef struct ayo_search_options {
    */
   uint64_t seed;
 } ayo_search_options;
+
+/**
+ * The caller's arrays that a reset or a step writes, each as long as its
+ * width times `num_envs` (game `i`'s values at `i` times the width). Every
+ * pointer is required, and no two arrays overlap. The flags (`mask`,
+ * `terminated`, `truncated`, `ended`, `game_over`) are 1 or 0. A reset writes the rows of the
+ * games it resets; a step writes every game's rows but `final_obs` and
+ * `final_obs_mask`, written for the episodes that ended this step.
+ */
+typedef struct ayo_vec_rows {
+  /**
+   * The games the arrays are for: the batch's games.
+   */
+  size_t num_envs;
+  /**
+   * The observation (14 a game): the 12 pits and 2 stores in the
+   * options' perspective.
+   */
+  float *obs;
+  /**
+   * The viewer's legal actions (6 a game), 1 or 0.
+   */
+  int8_t *obs_mask;
+  /**
+   * The same as `obs_mask`, in bytes (6 a game).
+   */
+  uint8_t *mask;
+  /**
+   * The step's reward (1 a game).
+   */
+  double *reward;
+  /**
+   * The game ended by the rules, or the action was penalized.
+   */
+  uint8_t *terminated;
+  /**
+   * The step limit was reached.
+   */
+  uint8_t *truncated;
+  /**
+   * The seat whose view the observation is (0 South, 1 North).
+   */
+  int8_t *seat;
+  /**
+   * The last observation of an episode that ended this step (14 a game;
+   * `autoreset=SameStep`).
+   */
+  float *final_obs;
+  /**
+   * Its action mask (6 a game).
+   */
+  int8_t *final_obs_mask;
+  /**
+   * The episode ended this step (terminated or truncated).
+   */
+  uint8_t *ended;
+  /**
+   * The game ended by the rules this step.
+   */
+  uint8_t *game_over;
+  /**
+   * Its final stores (2 a game: South's, North's), 0 elsewhere.
+   */
+  int16_t *scores;
+  /**
+   * Its winner (0 South, 1 North, -1 a draw), 0 elsewhere.
+   */
+  int8_t *winner;
+  /**
+   * The penalized illegal action, -1 elsewhere.
+   */
+  int8_t *illegal;
+  /**
+   * The player to move (0 South, 1 North).
+   */
+  int8_t *to_move;
+  /**
+   * The game's ply.
+   */
+  uint32_t *ply;
+  /**
+   * The opponent's reply this step (its action 0 to 5), -1 where it did not move.
+   */
+  int8_t *replied;
+  /**
+   * Why a game that ended by the rules this step ended (0 target, 1 move
+   * limit, 2 repetition, 3 no legal move), -1 elsewhere.
+   */
+  int8_t *reason;
+  /**
+   * Each game's status: its legal actions (bits 0 to 5) and 0x80 when
+   * its episode is over and awaits a reset.
+   */
+  uint8_t *status;
+} ayo_vec_rows;
+
+/**
+ * What a step did, counted over the batch.
+ */
+typedef struct ayo_vec_counts {
+  /**
+   * Episodes that ended (terminated or truncated).
+   */
+  size_t ended;
+  /**
+   * Games that ended by the rules (`scores`, `winner` and `reason` set).
+   */
+  size_t over;
+  /**
+   * Penalized illegal actions.
+   */
+  size_t penalized;
+} ayo_vec_counts;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2543,6 +2670,106 @@ enum ayo_result ayo_stateless_children(const struct ayo_stateless *env,
                                        size_t n,
                                        uint8_t *children,
                                        uint8_t *valid);
+
+/**
+ * Makes a batch of `n` games of `rules`, game `i` seeded by `seeds[i]`,
+ * stepped on up to `threads` threads (0: every core; at most
+ * `AYO_MAX_THREADS`). `options` (NULL or "" for the defaults): `key=value`
+ * pairs joined by `;`: `opponent` (`random`, the default; `self_play`;
+ * `greedy`; a level `1` to `8` or `max`, its budget for these rules),
+ * `seat` (`0`, `1`, `alternate`, `random`), `perspective` (`mover`,
+ * `absolute`), `reward` (`win_loss`, `seed_difference`), `illegal`
+ * (`raise`, `penalize`), `penalty` (default -1), `max_steps` (`none` or a
+ * number) and `autoreset` (`NextStep`, `SameStep`, `Disabled`). Each game
+ * awaits its first `ayo_vec_env_reset`.
+ *
+ * `AYO_RESULT_INVALID_ARGUMENT` for no games, a bad option, a thread
+ * count out of range, rules whose games can end before the agent's first
+ * move, or threads that cannot start; `AYO_RESULT_VEC_ENV_OUT_OF_MEMORY`
+ * when the batch does not fit in memory. Detail: `ayo_vec_env_last_error`.
+ *
+ * Ownership: `*out_env` is new; release it with `ayo_vec_env_free`. The
+ * rules are copied.
+ *
+ * # Safety
+ * `rules` a live handle; `options` NULL or a NUL-terminated string;
+ * `seeds` valid for `n` reads; `out_env` valid for a write.
+ */
+enum ayo_result ayo_vec_env_new(const struct ayo_rules *rules,
+                                const char *options,
+                                const uint64_t *seeds,
+                                size_t n,
+                                int32_t threads,
+                                struct ayo_vec_env **out_env);
+
+/**
+ * Releases a batch (its threads end); NULL does nothing.
+ *
+ * # Safety
+ * `env` NULL or a handle from `ayo_vec_env_new`, not used afterwards.
+ */
+void ayo_vec_env_free(struct ayo_vec_env *env);
+
+/**
+ * The number of games of the batch into `*out_n`.
+ *
+ * # Safety
+ * `env` a live handle; `out_n` valid for a write.
+ */
+enum ayo_result ayo_vec_env_num_envs(const struct ayo_vec_env *env, size_t *out_n);
+
+/**
+ * Starts new episodes in the games where `mask[i]` is true (every game
+ * when `mask` is NULL; a byte other than 0 is true) and writes their rows: `seeds` (NULL: none) first
+ * restarts each such game's random streams with `seeds[i]`; `seat` 0 or 1
+ * gives the agent that seat in these episodes, -1 keeps the options' seat.
+ *
+ * `AYO_RESULT_INVALID_ARGUMENT` for rows not of the batch's games or a
+ * seat other than -1, 0, 1; nothing changes then.
+ *
+ * # Safety
+ * `env` a live handle, not used by another thread during the call; `rows`
+ * as `ayo_vec_rows` says; `mask` and `seeds` NULL or valid for
+ * `num_envs` reads.
+ */
+enum ayo_result ayo_vec_env_reset(struct ayo_vec_env *env,
+                                  const struct ayo_vec_rows *rows,
+                                  const uint8_t *mask,
+                                  const uint64_t *seeds,
+                                  int32_t seat);
+
+/**
+ * Steps every game: `actions[i]` (0 to 5, the viewer's pits 1 to 6) for
+ * game `i`, `n_actions` of them. Checks the whole batch first: an action
+ * outside 0 to 5 (`AYO_RESULT_ACTION_OUT_OF_RANGE`), an illegal one when
+ * `illegal=raise` (its reason's code, as `ayo_game_play`), an action of a
+ * game whose episode is over when `autoreset=Disabled`
+ * (`AYO_RESULT_GAME_OVER`), or actions or rows not one a game
+ * (`AYO_RESULT_INVALID_ARGUMENT`) fail, the detail naming the first game,
+ * and nothing changes. Then steps every episode (the opponent's replies,
+ * the autoreset) on the batch's threads and writes the rows; `*out_counts`
+ * (may be NULL) receives what happened.
+ *
+ * # Safety
+ * `env` a live handle, not used by another thread during the call;
+ * `actions` valid for `n_actions` reads; `rows` as `ayo_vec_rows` says;
+ * `out_counts` NULL or valid for a write.
+ */
+enum ayo_result ayo_vec_env_step(struct ayo_vec_env *env,
+                                 const int64_t *actions,
+                                 size_t n_actions,
+                                 const struct ayo_vec_rows *rows,
+                                 struct ayo_vec_counts *out_counts);
+
+/**
+ * Writes the detail of the last failed `ayo_vec_env_` call on this thread
+ * into `buf` (empty after one that succeeded); text out-parameter
+ * convention as for `ayo_result_message`.
+ *
+ * # Safety
+ * `buf` NULL or valid for `len` bytes; `written` valid for a write.
+ */
+enum ayo_result ayo_vec_env_last_error(char *buf, size_t len, size_t *written);
 
 #ifdef __cplusplus
 }  // extern "C"

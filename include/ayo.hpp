@@ -5,10 +5,10 @@
  * Only translation: every call goes to the C function of the same name, and
  * every rule is the library's. What the layer adds (docs/c-api.md, "C++"):
  *
- * - RAII handles: ayo::Rules, ayo::Game, ayo::Player, ayo::Database and
- *   ayo::CountedDatabase own their C handle and free it in their
- *   destructor. Rules and Game copy (ayo_rules_clone, ayo_game_clone:
- *   independent copies); all five move.
+ * - RAII handles: ayo::Rules, ayo::Game, ayo::Player, ayo::Database,
+ *   ayo::CountedDatabase, ayo::Search and ayo::VecEnv own their C handle
+ *   and free it in their destructor. Rules and Game copy (ayo_rules_clone,
+ *   ayo_game_clone: independent copies); all of them move.
  *   A moved-from object holds no handle; using it throws ayo::Error with
  *   AYO_RESULT_NULL_ARGUMENT. get() gives the C handle for direct C calls.
  * - Outputs as std::string and std::vector: no size-then-fill calls.
@@ -823,6 +823,149 @@ class Search {
   std::size_t games_ = 0;
   std::vector<float> obs_;
   std::vector<uint8_t> mask_;
+};
+
+/** A batched environment (ayo_vec_env): N episodes stepped together on up
+ *  to a given number of threads, with its own arrays, which every reset()
+ *  and step() rewrites (the same episodes as Python's AyoVectorEnv for the
+ *  same seeds). Movable, not copyable. */
+class VecEnv {
+ public:
+  /** Game `i` of `rules` seeded by `seeds[i]`; `options` as ayo_vec_env_new
+   *  (`key=value` pairs joined by `;`), `threads` 0 for every core. */
+  VecEnv(const Rules &rules, const std::vector<uint64_t> &seeds, const std::string &options = std::string(),
+         int32_t threads = 1)
+      : n_(seeds.size()),
+        obs_(n_ * 14),
+        obs_mask_(n_ * 6),
+        mask_(n_ * 6),
+        reward_(n_),
+        terminated_(n_),
+        truncated_(n_),
+        seat_(n_),
+        final_obs_(n_ * 14),
+        final_obs_mask_(n_ * 6),
+        ended_(n_),
+        game_over_(n_),
+        scores_(n_ * 2),
+        winner_(n_),
+        illegal_(n_),
+        to_move_(n_),
+        ply_(n_),
+        replied_(n_),
+        reason_(n_),
+        status_(n_) {
+    ayo_vec_env *e = nullptr;
+    check(ayo_vec_env_new(rules.get(), detail::c_arg(options, "options"), seeds.data(), n_, threads, &e));
+    h_ = detail::Handle<ayo_vec_env, ayo_vec_env_free>(e);
+  }
+
+  /** The number of games. */
+  std::size_t size() const noexcept { return n_; }
+
+  /** Starts new episodes in every game (`seat` 0 or 1: the agent's seat; -1
+   *  the options'). */
+  void reset(int32_t seat = -1) {
+    ayo_vec_rows r = rows();
+    check(ayo_vec_env_reset(get(), &r, nullptr, nullptr, seat));
+  }
+
+  /** Starts new episodes in the games where `mask` is non-zero, each first
+   *  reseeded with `seeds[i]` when `seeds` is not empty. */
+  void reset(const std::vector<uint8_t> &mask, const std::vector<uint64_t> &seeds = {}, int32_t seat = -1) {
+    if (mask.size() != n_ || (!seeds.empty() && seeds.size() != n_)) {
+      throw Error(AYO_RESULT_INVALID_ARGUMENT, "a reset's mask and seeds have one entry a game");
+    }
+    ayo_vec_rows r = rows();
+    check(ayo_vec_env_reset(get(), &r, mask.data(), seeds.empty() ? nullptr : seeds.data(), seat));
+  }
+
+  /** One step of every game (`actions[i]` 0 to 5 for game `i`); a refused
+   *  batch throws and changes nothing. What happened, counted. */
+  ayo_vec_counts step(const std::vector<int64_t> &actions) {
+    ayo_vec_rows r = rows();
+    ayo_vec_counts counts{0, 0, 0};
+    check(ayo_vec_env_step(get(), actions.data(), actions.size(), &r, &counts));
+    return counts;
+  }
+
+  /** The arrays, as ayo_vec_rows describes them. */
+  const std::vector<float> &obs() const noexcept { return obs_; }
+  const std::vector<int8_t> &obs_mask() const noexcept { return obs_mask_; }
+  const std::vector<uint8_t> &mask() const noexcept { return mask_; }
+  const std::vector<double> &reward() const noexcept { return reward_; }
+  const std::vector<uint8_t> &terminated() const noexcept { return terminated_; }
+  const std::vector<uint8_t> &truncated() const noexcept { return truncated_; }
+  const std::vector<int8_t> &seat() const noexcept { return seat_; }
+  const std::vector<float> &final_obs() const noexcept { return final_obs_; }
+  const std::vector<int8_t> &final_obs_mask() const noexcept { return final_obs_mask_; }
+  const std::vector<uint8_t> &ended() const noexcept { return ended_; }
+  const std::vector<uint8_t> &game_over() const noexcept { return game_over_; }
+  const std::vector<int16_t> &scores() const noexcept { return scores_; }
+  const std::vector<int8_t> &winner() const noexcept { return winner_; }
+  const std::vector<int8_t> &illegal() const noexcept { return illegal_; }
+  const std::vector<int8_t> &to_move() const noexcept { return to_move_; }
+  const std::vector<uint32_t> &ply() const noexcept { return ply_; }
+  const std::vector<int8_t> &replied() const noexcept { return replied_; }
+  const std::vector<int8_t> &reason() const noexcept { return reason_; }
+  const std::vector<uint8_t> &status() const noexcept { return status_; }
+
+  /** The C handle, still owned by this object. */
+  ayo_vec_env *get() const noexcept { return h_.get(); }
+
+ private:
+  static void check(ayo_result r) {
+    if (r == AYO_RESULT_OK) return;
+    std::string text;
+    detail::fetch_text(ayo_vec_env_last_error, text);
+    detail::fail(r, text);
+  }
+
+  /** The arrays as the C call's rows (their data moves with the object). */
+  ayo_vec_rows rows() noexcept {
+    return ayo_vec_rows{n_,
+                        obs_.data(),
+                        obs_mask_.data(),
+                        mask_.data(),
+                        reward_.data(),
+                        terminated_.data(),
+                        truncated_.data(),
+                        seat_.data(),
+                        final_obs_.data(),
+                        final_obs_mask_.data(),
+                        ended_.data(),
+                        game_over_.data(),
+                        scores_.data(),
+                        winner_.data(),
+                        illegal_.data(),
+                        to_move_.data(),
+                        ply_.data(),
+                        replied_.data(),
+                        reason_.data(),
+                        status_.data()};
+  }
+
+  detail::Handle<ayo_vec_env, ayo_vec_env_free> h_;
+  std::size_t n_;
+  std::vector<float> obs_;
+  std::vector<int8_t> obs_mask_;
+  std::vector<uint8_t> mask_;
+  std::vector<double> reward_;
+  std::vector<uint8_t> terminated_;
+  std::vector<uint8_t> truncated_;
+  std::vector<int8_t> seat_;
+  std::vector<float> final_obs_;
+  std::vector<int8_t> final_obs_mask_;
+  std::vector<uint8_t> ended_;
+  std::vector<uint8_t> game_over_;
+  std::vector<int16_t> scores_;
+  std::vector<int8_t> winner_;
+  std::vector<int8_t> illegal_;
+  std::vector<int8_t> to_move_;
+  std::vector<uint32_t> ply_;
+  std::vector<int8_t> replied_;
+  std::vector<int8_t> reason_;
+  std::vector<uint8_t> status_;
 };
 
 }  // namespace ayo

@@ -16,4 +16,5 @@ mod random_moves;
 mod rules_text;
 mod scenarios;
 mod stateless;
+mod vec_env;
 mod vectors;

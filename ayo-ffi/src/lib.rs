@@ -41,6 +41,7 @@ mod rules;
 mod search;
 mod stateless;
 mod util;
+mod vector;
 
 pub use counted::*;
 pub use database::*;
@@ -51,6 +52,7 @@ pub use result::*;
 pub use rules::*;
 pub use search::*;
 pub use stateless::*;
+pub use vector::*;
 
 use std::ffi::c_char;
 

@@ -94,6 +94,7 @@ pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
             ayo_result::SearchOutOfMemory => c"AYO_RESULT_SEARCH_OUT_OF_MEMORY",
             ayo_result::SearchNotReady => c"AYO_RESULT_SEARCH_NOT_READY",
             ayo_result::StatelessUnsupportedRules => c"AYO_RESULT_STATELESS_UNSUPPORTED_RULES",
+            ayo_result::VecEnvOutOfMemory => c"AYO_RESULT_VEC_ENV_OUT_OF_MEMORY",
         },
     };
     name.as_ptr()

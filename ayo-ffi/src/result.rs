@@ -7,7 +7,8 @@
 /// 0 success; 1 to 9 misuse of the API; 10 to 19 rules; 20 to 29 positions
 /// and records; 30 to 49 moves; 50 to 59 game queries; 100 to 109 the
 /// computer-player handle (`ayo_player`); 110 to 119 endgame databases
-/// (`ayo_database`); 120 to 129 the guided search (`ayo_search`).
+/// (`ayo_database`); 120 to 129 the guided search (`ayo_search`); 130 to 139 the stateless batch
+/// (`ayo_stateless`); 140 to 149 the batched environment (`ayo_vec_env`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ayo_result {
@@ -124,11 +125,15 @@ pub enum ayo_result {
     /// record (`ayo_stateless_new`) cannot hold: that rule reads every
     /// position since the last capture.
     StatelessUnsupportedRules = 130,
+    /// Memory ran out for a batched environment (`ayo_vec_env_new`:
+    /// `ayo_vec_env_last_error` says how many bytes, and what for). Nothing
+    /// was made.
+    VecEnvOutOfMemory = 140,
 }
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 40] = [
+    pub(crate) const ALL: [ayo_result; 41] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -169,6 +174,7 @@ impl ayo_result {
         ayo_result::SearchOutOfMemory,
         ayo_result::SearchNotReady,
         ayo_result::StatelessUnsupportedRules,
+        ayo_result::VecEnvOutOfMemory,
     ];
 
     /// The code with number `code`, if there is one.
@@ -239,6 +245,7 @@ impl ayo_result {
             ayo_result::StatelessUnsupportedRules => {
                 "these rules end games on a repeated position, which a stateless record cannot hold"
             }
+            ayo_result::VecEnvOutOfMemory => "out of memory for a batched environment",
         }
     }
 }

@@ -2,15 +2,16 @@
 //! `ayo/Ayo-v0` (`python/ayo/envs/ayo_env.py`) and the PettingZoo
 //! environment (`python/ayo/pettingzoo.py`). The episode — seat, the
 //! opponent's replies, observation, mask, reward, illegal actions,
-//! truncation — is `ayo_core::episode::Episode`; this class translates its
+//! truncation — is `ayo_core::episode::Episode`, kept with its full game at
+//! hand (`ayo_core::episode::Mirrored`); this class translates its
 //! arguments and results, and calls a Python opponent (a callable) when the
 //! episode awaits the opponent's move.
 
 use ayo_core::episode::{
-    check_history, Acted, ActionError, Checked, Episode, EpisodeGame, EpisodeOptions, Observation,
-    Opponent, RestoreError, SeatChoice, Snapshot, Step,
+    Acted, ActionError, Checked, Episode, EpisodeGame, EpisodeOptions, Mirrored, Observation,
+    Opponent, SeatChoice, Snapshot, Step,
 };
-use ayo_core::{Game, LeanGame, Move, Player};
+use ayo_core::{Game, Move, Player};
 use std::str::FromStr;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::thread::ThreadId;
@@ -60,7 +61,7 @@ pub(crate) struct PyEpisodeCore {
     args: Args,
     opts: EpisodeOptions,
     /// The episode.
-    ep: Mutex<Kept>,
+    ep: Mutex<Mirrored>,
     /// Held by the call that changes the episode.
     calls: Mutex<()>,
     /// The thread of that call.
@@ -88,102 +89,14 @@ fn poisoned() -> PyErr {
     AyoError::new_err("the episode failed in an earlier call and cannot be used")
 }
 
-/// The episode as kept: of a [`LeanGame`] wherever nothing reads the full
-/// game while it is played (the random opponent, self-play), which makes a
-/// step cost a fraction; of a full [`Game`] for an external opponent, which
-/// is handed a copy of it before each reply (and whose failed reply is
-/// taken back).
-enum Kept {
-    // The mirror boxed: it is read only when asked for, the episode every step.
-    Lean(Episode<LeanGame>, Box<Mirror>),
-    Full(Episode<Game>),
-}
-
 /// `body` with `$ep` bound to the kept episode, whichever kind.
 macro_rules! with_ep {
     ($kept:expr, |$ep:ident| $body:expr) => {
         match $kept {
-            Kept::Lean($ep, _) => $body,
-            Kept::Full($ep) => $body,
+            Mirrored::Lean($ep, _) => $body,
+            Mirrored::Full($ep) => $body,
         }
     };
-}
-
-/// The full game of a lean episode, for what asks for it (`game`, a
-/// render, pickling): its start, and the episode's moves played on it when
-/// asked for since the last time (they only grow until a reset).
-struct Mirror {
-    game: Game,
-    played: usize,
-}
-
-impl Kept {
-    fn new(opts: &EpisodeOptions) -> Kept {
-        if opts.opponent == Opponent::External || opts.opponent.needs_game() {
-            Kept::Full(Episode::new(opts, 0))
-        } else {
-            Kept::Lean(
-                Episode::new(opts, 0),
-                Box::new(Mirror {
-                    game: Game::new(opts.rules),
-                    played: 0,
-                }),
-            )
-        }
-    }
-
-    /// A copy of the game being played, history and all.
-    fn full_game(&mut self) -> PyResult<Game> {
-        match self {
-            Kept::Full(ep) => Ok(ep.game().clone()),
-            Kept::Lean(ep, mirror) => {
-                for &mv in ep.moves().get(mirror.played..).unwrap_or(&[]) {
-                    // Every move of the episode was legal where it was played;
-                    // counted one by one, so that the mirror stays whole.
-                    mirror.game.play(mv).map_err(core_err)?;
-                    mirror.played += 1;
-                }
-                Ok(mirror.game.clone())
-            }
-        }
-    }
-
-    /// Starts an episode from `start` (its history kept).
-    fn reset_to(&mut self, opts: &EpisodeOptions, start: Game, seat: Option<Player>) {
-        match self {
-            Kept::Full(ep) => ep.reset_to_game(opts, start, seat),
-            Kept::Lean(ep, mirror) => {
-                ep.reset_to_game(opts, LeanGame::from_game(&start), seat);
-                **mirror = Mirror {
-                    game: start,
-                    played: 0,
-                };
-            }
-        }
-    }
-
-    /// Puts back a pickled state: `game` is the whole game, `moves` the
-    /// episode's (the last of its moves).
-    /// A state that does not hold together (`ayo_core::episode::check_restore`)
-    /// changes nothing.
-    fn restore(
-        &mut self,
-        opts: &EpisodeOptions,
-        snapshot: Snapshot,
-        game: Game,
-        moves: Vec<Move>,
-    ) -> Result<(), RestoreError> {
-        match self {
-            Kept::Full(ep) => ep.restore(opts, snapshot, game, moves),
-            Kept::Lean(ep, mirror) => {
-                check_history(opts, &game, &moves)?;
-                let played = moves.len();
-                ep.restore(opts, snapshot, LeanGame::from_game(&game), moves)?;
-                **mirror = Mirror { game, played };
-                Ok(())
-            }
-        }
-    }
 }
 
 /// The observation dict and its mask array, which `info` shares: one
@@ -220,7 +133,7 @@ impl Where {
 
 impl PyEpisodeCore {
     /// The episode, locked (waiting for another thread without holding the GIL).
-    fn locked(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Kept>> {
+    fn locked(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Mirrored>> {
         self.ep.lock_py_attached(py).map_err(|_| poisoned())
     }
 
@@ -283,7 +196,7 @@ impl PyEpisodeCore {
         Ok(PyEpisodeCore {
             args,
             opts,
-            ep: Mutex::new(Kept::new(&opts)),
+            ep: Mutex::new(Mirrored::new(&opts)),
             calls: Mutex::new(()),
             caller: Mutex::new(None),
         })
@@ -299,7 +212,7 @@ impl PyEpisodeCore {
                 if !with_ep!(&mut *kept, |ep| ep.awaits_opponent(&self.opts)) {
                     return Ok(());
                 }
-                kept.full_game()?
+                kept.full_game().map_err(core_err)?
             };
             let game = Bound::new(py, PyGame::from_game(game))?;
             let action: i64 = opponent.call1((game,))?.extract()?;
@@ -436,7 +349,7 @@ impl PyEpisodeCore {
     fn __getstate__(&self, py: Python<'_>) -> PyResult<String> {
         let state = {
             let mut kept = self.locked(py)?;
-            let record = kept.full_game()?.record();
+            let record = kept.full_game().map_err(core_err)?.record();
             with_ep!(&*kept, |ep| (ep.snapshot(), record, ep.moves().to_vec()))
         };
         serde_json::to_string(&state).map_err(core_err)
@@ -582,7 +495,7 @@ impl PyEpisodeCore {
     /// A copy of the game being played.
     #[getter]
     fn game(&self, py: Python<'_>) -> PyResult<PyGame> {
-        let game = self.locked(py)?.full_game()?;
+        let game = self.locked(py)?.full_game().map_err(core_err)?;
         Ok(PyGame::from_game(game))
     }
 

@@ -19,7 +19,6 @@ mod network;
 mod rules;
 mod solve;
 mod stateless;
-mod team;
 mod vector;
 mod xla;
 

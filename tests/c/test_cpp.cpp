@@ -635,6 +635,56 @@ void check_search() {
   }
 }
 
+// The batched environment through ayo::VecEnv: self-play games stepped
+// beside one ayo::Game each (the same boards), a refused batch that throws
+// and changes nothing, and the object moved.
+void check_vec_env() {
+  where = "vec_env";
+  ayo::Rules oware("oware");
+  std::string m = expect_error([&] { ayo::VecEnv bad(oware, {1, 2}, "opponent=wizard"); },
+                               AYO_RESULT_INVALID_ARGUMENT, "an unknown opponent");
+  expect(m.find("opponent must be") != std::string::npos, "the detail names the option: " + m);
+  ayo::VecEnv env(oware, {1, 2, 3}, "opponent=self_play;perspective=absolute", 2);
+  expect(env.size() == 3, "three games");
+  env.reset();
+  std::vector<ayo::Game> games(3, ayo::Game(oware));
+  for (int t = 0; t < 50; ++t) {
+    std::vector<int64_t> actions(3);
+    for (std::size_t i = 0; i < 3; ++i) {
+      ayo_setup s = games[i].setup();
+      bool same = env.obs()[i * 14 + 12] == s.stores[0] && env.obs()[i * 14 + 13] == s.stores[1];
+      for (int p = 0; p < AYO_PITS; ++p) same = same && env.obs()[i * 14 + p] == s.board[p];
+      expect(same, "the board is the game's");
+      expect((env.status()[i] & 63) == games[i].legal_mask(), "the status holds the legal actions");
+      int a = 0;
+      while (a < 5 && !((env.status()[i] >> a) & 1)) ++a;
+      actions[i] = a;
+    }
+    if (t == 10) {
+      std::vector<int64_t> bad = actions;
+      bad[2] = 7;
+      std::vector<float> before = env.obs();
+      m = expect_error([&] { env.step(bad); }, AYO_RESULT_ACTION_OUT_OF_RANGE, "an action out of range");
+      expect(m.find("game 2") != std::string::npos, "the detail names the game: " + m);
+      expect(env.obs() == before, "a refused batch changes nothing");
+    }
+    ayo_vec_counts c = env.step(actions);
+    expect(c.penalized == 0, "nothing penalized");
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (env.ply()[i] == 0) {
+        games[i] = ayo::Game(oware);
+      } else {
+        games[i].play(static_cast<int>(actions[i]) + 1);
+      }
+    }
+  }
+  ayo::VecEnv moved = std::move(env);
+  expect(moved.size() == 3 && env.get() == nullptr, "a move takes the handle");
+  moved.reset(std::vector<uint8_t>{1, 0, 0}, std::vector<uint64_t>{5, 5, 5});
+  expect(moved.ply()[0] == 0, "the masked game restarted");
+  expect_error([&] { env.step({0, 0, 0}); }, AYO_RESULT_NULL_ARGUMENT, "a moved-from batch");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s VECTOR_DIR\n", argv[0]);
@@ -649,6 +699,7 @@ int main(int argc, char **argv) {
     check_counted_databases();
     check_nul_strings();
     check_search();
+    check_vec_env();
     std::printf("c++ vectors: %ld move vectors checked through ayo.hpp\n", vectors);
   } catch (const std::exception &e) {
     expect(false, std::string("unexpected exception: ") + e.what());

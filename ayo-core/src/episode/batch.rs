@@ -1,7 +1,7 @@
 //! The batch step: every episode of a batch stepped with its action, in one
-//! loop. The batched environment of the bindings is this loop, writing each
-//! game's rows ([`step_batch_rows`], `rows.rs`); the bindings only make the
-//! arrays.
+//! loop. The batched environment ([`super::VecEnv`]) runs this loop on
+//! each thread's share of the games, writing each game's rows
+//! ([`step_batch_rows`], `rows.rs`); the bindings only make the arrays.
 //!
 //! There are two paths ([`BatchPath`]): each episode in turn, and, for the
 //! random opponent in single-lap games, 64 episodes at a time in byte lanes

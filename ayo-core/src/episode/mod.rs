@@ -33,9 +33,13 @@
 mod batch;
 mod game;
 mod lanes;
+mod mirror;
 mod options;
 mod rows;
+mod split;
 mod stateless;
+mod team;
+mod vector;
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -47,12 +51,14 @@ pub use batch::{
     step_batch_rows_on, BatchPath,
 };
 pub use game::EpisodeGame;
+pub use mirror::{Mirror, Mirrored};
 pub use options::{
     Autoreset, EpisodeOptions, IllegalAction, Opponent, OptionsError, Perspective, Reward,
     SeatChoice,
 };
 pub use rows::{reason_code, BatchOut, Counts, Kept, OwnedRows, Rows, RowsError, DONE};
 pub use stateless::{Stateless, StatelessError, StepOut, STATE_BYTES};
+pub use vector::{EpisodeState, VecEnv, VecEnvError};
 
 use crate::players::{self, Agent, Kind};
 use crate::{Game, IllegalMove, Move, Outcome, Player, Position, PITS};

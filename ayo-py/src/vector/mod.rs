@@ -1,26 +1,22 @@
-//! `VecCore`: N episodes stepped in one call, entirely in Rust (the engine
-//! of `ayo.vector.AyoVectorEnv`).
+//! `VecCore`: the engine of `ayo.vector.AyoVectorEnv`, ayo-core's batched
+//! environment ([`VecEnv`]: the episodes, the check of a batch of actions,
+//! the step on up to `num_threads` threads) writing into numpy arrays.
 //!
-//! Every rule and the whole episode are ayo-core's: each game is an
-//! `ayo_core::episode::Episode` (of a `LeanGame` for the random opponent and
-//! self-play, of a full `Game` for an opponent that searches, which reads
-//! that game itself). This module translates: it turns the arguments into
-//! `EpisodeOptions` (`options.rs`), checks the whole batch of actions first
-//! (a bad one raises and changes nothing), then releases the GIL and steps
-//! every episode on up to `num_threads` threads (`step.rs`), writing into
-//! numpy arrays made once at construction (`rows.rs`). Each episode's
-//! randomness comes from its own seeded streams, so a run is identical
-//! whatever the number of threads.
+//! This module translates: it turns the arguments into `EpisodeOptions`
+//! (`options.rs`), makes the numpy arrays once at construction and lends
+//! them to the core as its rows (`rows.rs`), releases the GIL while the
+//! core steps, and turns the core's errors into Python's.
 
 mod options;
 pub(crate) mod rows;
-mod step;
 
 use std::sync::{Mutex, MutexGuard};
 
-use ayo_core::episode::{Episode, EpisodeGame, EpisodeOptions, Opponent, Snapshot};
+use ayo_core::episode::{
+    ActionError, Episode, EpisodeOptions, EpisodeState, Opponent, VecEnv, VecEnvError,
+};
 use ayo_core::players::Kind;
-use ayo_core::{EndReason, Game, LeanGame, Move, Outcome, Player};
+use ayo_core::{EndReason, Game, LeanGame, Outcome};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyMemoryError;
 use pyo3::intern;
@@ -30,59 +26,40 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 use rustc_hash::FxHashMap;
 
 use crate::alloc;
-use crate::errors::{AyoError, Real, Text, Wide};
+use crate::errors::{self, AyoError, Real, Text, Wide};
 use crate::game::PyOutcome;
 use crate::rules::PyRules;
-use crate::team::Team;
-use ayo_core::episode::{Rows, DONE};
+use ayo_core::episode::Rows;
 pub(crate) use ayo_core::episode::{ACTIONS, MASK_I8, OBS};
 pub(crate) use options::opponent_from;
 pub(crate) use options::{episode_options, player_from};
-use rows::{out_slice, rows_error};
-use step::{step_all, validate, Split, MIN_THREADED};
+use rows::out_slice;
 
-/// The episodes of a batch: of lean games, or of full games for an
-/// opponent that searches.
-enum Episodes {
-    Lean(Vec<Episode<LeanGame>>),
-    Full(Vec<Episode<Game>>),
-}
-
-/// `body` with `$eps` bound to the batch's episodes, whichever kind.
-macro_rules! with_episodes {
-    ($episodes:expr, |$eps:ident| $body:expr) => {
-        match $episodes {
-            Episodes::Lean($eps) => $body,
-            Episodes::Full($eps) => $body,
-        }
-    };
-}
-
-/// Starts a new episode in game `i` and writes its rows.
-fn reset_one<G: EpisodeGame>(
-    opts: &EpisodeOptions,
-    ep: &mut Episode<G>,
-    seed: Option<u64>,
-    seat: Option<Player>,
-    rows: &mut Rows<'_>,
-    i: usize,
-) -> PyResult<()> {
-    if let Some(s) = seed {
-        ep.seed(opts, s);
+/// The core's error as Python's: a refused action as the single
+/// environment's exceptions (naming the game), memory as `MemoryError`,
+/// the rest as `AyoError`.
+fn env_error(py: Python<'_>, e: VecEnvError, whole: u128) -> PyErr {
+    match e {
+        VecEnvError::Refused { game, error } => match error {
+            ActionError::EpisodeOver => errors::EpisodeOverError::new_err(format!(
+                "game {game}: its episode is over; reset it with reset(options={{\"reset_mask\": ...}})"
+            )),
+            ActionError::OutOfRange(a) => errors::illegal_kind(
+                py,
+                "action_out_of_range",
+                format!("game {game}: action {a} is outside 0..5"),
+            ),
+            ActionError::Illegal(why) => {
+                errors::illegal_kind(py, why.kind(), format!("game {game}: {why}"))
+            }
+        },
+        VecEnvError::OutOfMemory { bytes, what, games } => errors::out_of_memory(
+            bytes,
+            &format!("{what} of a batch of {games} games (the batch needs {whole} bytes in all)"),
+        ),
+        VecEnvError::Threads(e) => AyoError::new_err(format!("num_threads: {e}")),
+        e => AyoError::new_err(e.to_string()),
     }
-    ep.reset(opts, seat);
-    rows.write_start(opts, ep, i, 0).map_err(rows_error)
-}
-
-/// The episodes of `seeds`' games (one each), allocated fallibly.
-fn episodes_of<G: EpisodeGame>(
-    opts: &EpisodeOptions,
-    seeds: &[u64],
-    what: &str,
-) -> PyResult<Vec<Episode<G>>> {
-    let mut eps = alloc::vec_with_capacity(seeds.len(), what)?;
-    eps.extend(seeds.iter().map(|&s| Episode::new(opts, s)));
-    Ok(eps)
 }
 
 /// The bytes a batch of `n` games holds, for episodes of `episode` bytes:
@@ -103,23 +80,18 @@ fn batch_bytes(n: usize, episode: usize) -> u128 {
 
 /// What the steps of a batch change, behind its lock.
 struct Batch {
-    episodes: Episodes,
+    /// The core's batch: the episodes, their status, the threads.
+    env: VecEnv,
     /// The last step's actions (kept to reuse the allocation).
     actions: Vec<i64>,
-    /// Each game's status byte (see [`Rows::status`]): a step is validated from these bytes
-    /// alone, without reading the games.
+    /// The status row the core copies each game's status into (Python
+    /// does not see it; the core checks the next step from its own).
     status: Vec<u8>,
     /// What `gym_step` returns besides the arrays (see `gym_returns`).
     gym: Option<(Py<PyDict>, Py<PyDict>)>,
     /// The object array of `outcomes` (made at its first use, then
     /// rewritten in place like the other arrays).
     outcomes: Option<OutcomeArray>,
-    /// How a threaded step splits the games between the threads.
-    split: Split,
-    /// The helper threads of a batch with `num_threads` > 1 (and CPUs for
-    /// them) and at least [`MIN_THREADED`] games: here, behind the batch's
-    /// lock, because a team runs one job at a time ([`Team::run`]).
-    team: Option<Team>,
 }
 
 /// `info["outcome"]`'s object array, the games it holds an outcome for, and
@@ -151,6 +123,8 @@ pub(crate) struct PyVecCore {
     batch: Mutex<Batch>,
     n: usize,
     threads: usize,
+    /// The bytes the batch holds (for the message of a `MemoryError`).
+    whole: u128,
     obs: Py<PyArray2<f32>>,
     obs_mask: Py<PyArray2<i8>>,
     mask: Py<PyArray2<bool>>,
@@ -243,11 +217,9 @@ impl PyVecCore {
         // The actions are copied while the GIL is held (no Python code runs
         // meanwhile), then the games are stepped from the copy without it.
         let Batch {
-            episodes,
+            env,
             actions: copy,
             status,
-            split,
-            team,
             ..
         } = batch;
         copy.clear();
@@ -264,16 +236,10 @@ impl PyVecCore {
             Ok(s) => copy.extend_from_slice(s),
             Err(_) => copy.extend(unsafe { actions.as_array() }.iter().copied()),
         }
-        let opts = self.opts;
-        let team = team.as_mut();
-        with_episodes!(episodes, |eps| {
-            validate(&opts, py, status, eps, copy).and_then(|()| {
-                with_rows!(self, py, status, |rows| {
-                    let c = py.detach(|| step_all(&opts, eps, copy, rows, team, split));
-                    let c = c.map_err(rows_error)?;
-                    Ok((c.ended, c.over, c.penalized))
-                })
-            })
+        with_rows!(self, py, status, |rows| {
+            let c = py.detach(|| env.step(copy, rows));
+            let c = c.map_err(|e| env_error(py, e, self.whole))?;
+            Ok((c.ended, c.over, c.penalized))
         })
     }
 }
@@ -334,13 +300,9 @@ impl PyVecCore {
             max_episode_steps,
             &autoreset_mode.0,
         )?;
-        // An episode must start with the agent to move.
-        opts.check_opening()
-            .map_err(|e| AyoError::new_err(e.to_string()))?;
         // Everything that grows with the batch is allocated fallibly, the
-        // episodes first (the largest part).
-        let full = opts.opponent.needs_game();
-        let episode_size = if full {
+        // core's episodes first (the largest part).
+        let episode_size = if opts.opponent.needs_game() {
             std::mem::size_of::<Episode<Game>>()
         } else {
             std::mem::size_of::<Episode<LeanGame>>()
@@ -349,14 +311,9 @@ impl PyVecCore {
         let what = |part: &str| {
             format!("{part} of a batch of {num_envs} games (the batch needs {whole} bytes in all)")
         };
-        let episodes = if full {
-            Episodes::Full(episodes_of(&opts, seeds, &what("the episodes"))?)
-        } else {
-            Episodes::Lean(episodes_of(&opts, seeds, &what("the episodes"))?)
-        };
+        let env = VecEnv::new(opts, seeds, num_threads).map_err(|e| env_error(py, e, whole))?;
         let actions = alloc::vec_with_capacity(num_envs, &what("the actions"))?;
-        // A new game awaits its first reset.
-        let status = alloc::vec_filled(num_envs, DONE, &what("the status bytes"))?;
+        let status = alloc::vec_filled(num_envs, 0, &what("the status bytes"))?;
         let n = num_envs;
         let arrays = what("the output arrays");
         let obs = alloc::zeros(py, &[n, OBS], &arrays)?.unbind();
@@ -377,29 +334,18 @@ impl PyVecCore {
         let ply = alloc::zeros(py, &[n], &arrays)?.unbind();
         let replied = alloc::zeros(py, &[n], &arrays)?.unbind();
         let reason = alloc::zeros(py, &[n], &arrays)?.unbind();
-        // Helpers spin between steps: never more threads than CPUs.
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let helpers = num_threads.min(cpus) - 1;
-        let team = if helpers > 0 && num_envs >= MIN_THREADED {
-            let team = Team::new(helpers)
-                .map_err(|e| AyoError::new_err(format!("cannot start the batch's threads: {e}")))?;
-            Some(team)
-        } else {
-            None
-        };
         Ok(PyVecCore {
             opts,
+            threads: env.threads(),
             batch: Mutex::new(Batch {
-                episodes,
+                env,
                 actions,
                 status,
                 gym: None,
                 outcomes: None,
-                split: Split::default(),
-                team,
             }),
             n,
-            threads: num_threads,
+            whole,
             obs,
             obs_mask,
             mask,
@@ -514,12 +460,11 @@ impl PyVecCore {
                  or copied (the player's own state is not kept); make a new one",
             ));
         }
-        let batch = self.locked(py)?;
-        let state = with_episodes!(&batch.episodes, |eps| {
-            eps.iter()
-                .map(|ep| (ep.snapshot(), ep.moves().to_vec()))
-                .collect::<Vec<(Snapshot, Vec<Move>)>>()
-        });
+        let state = self
+            .locked(py)?
+            .env
+            .state()
+            .map_err(|e| env_error(py, e, self.whole))?;
         serde_json::to_string(&state).map_err(|e| AyoError::new_err(e.to_string()))
     }
 
@@ -527,7 +472,7 @@ impl PyVecCore {
     /// same arguments) and rewrites every game's rows; a bad state raises
     /// `AyoError` and changes nothing.
     fn __setstate__(&self, py: Python<'_>, state: crate::errors::Text) -> PyResult<()> {
-        let state: Vec<(Snapshot, Vec<Move>)> = serde_json::from_str(&state.0)
+        let state: Vec<EpisodeState> = serde_json::from_str(&state.0)
             .map_err(|e| AyoError::new_err(format!("not a VecCore state: {e}")))?;
         if state.len() != self.n {
             return Err(AyoError::new_err(format!(
@@ -536,39 +481,11 @@ impl PyVecCore {
                 self.n
             )));
         }
-        let opts = self.opts;
         let mut batch = self.locked(py)?;
-        let Batch {
-            episodes, status, ..
-        } = &mut *batch;
-        with_episodes!(episodes, |eps| {
-            // Every game is replayed first: a bad move leaves the batch as it was.
-            let mut games = alloc::vec_with_capacity(self.n, "the games of a restored batch")?;
-            // And every game's bookkeeping checked against it, before any
-            // episode is touched.
-            for (i, (snapshot, moves)) in state.iter().enumerate() {
-                let start = ayo_core::Position::start(&opts.rules);
-                let mut game = EpisodeGame::from_position(opts.rules, start);
-                for &mv in moves {
-                    EpisodeGame::play_action(&mut game, mv.action())
-                        .map_err(|e| AyoError::new_err(format!("game {i}: {e}")))?;
-                }
-                ayo_core::episode::check_restore(&opts, snapshot, &mut game)
-                    .map_err(|e| AyoError::new_err(format!("game {i}: {e}")))?;
-                games.push(game);
-            }
-            with_rows!(self, py, status, |rows| {
-                let mut rows = rows;
-                for (i, ((snapshot, moves), game)) in state.into_iter().zip(games).enumerate() {
-                    let ep = &mut eps[i];
-                    ep.restore(&opts, snapshot, game, moves)
-                        .map_err(|e| AyoError::new_err(format!("game {i}: {e}")))?;
-                    let resumed = ep.moves().len();
-                    rows.write_start(&opts, ep, i, resumed)
-                        .map_err(rows_error)?;
-                }
-                Ok(())
-            })
+        let Batch { env, status, .. } = &mut *batch;
+        with_rows!(self, py, status, |rows| {
+            env.restore(state, rows)
+                .map_err(|e| env_error(py, e, self.whole))
         })
     }
 
@@ -631,23 +548,11 @@ impl PyVecCore {
         let seat = Wide::opt(agent_seat.as_ref(), "agent_seat", "0 or 1")?
             .map(player_from)
             .transpose()?;
-        let opts = self.opts;
         let mut batch = self.locked(py)?;
-        let Batch {
-            episodes, status, ..
-        } = &mut *batch;
+        let Batch { env, status, .. } = &mut *batch;
         with_rows!(self, py, status, |rows| {
-            let mut rows = rows;
-            with_episodes!(episodes, |eps| {
-                for (i, ep) in eps.iter_mut().enumerate() {
-                    if mask.as_ref().is_some_and(|m| !m[i]) {
-                        continue;
-                    }
-                    let seed = seeds.as_ref().and_then(|s| s[i]);
-                    reset_one(&opts, ep, seed, seat, &mut rows, i)?;
-                }
-                Ok(())
-            })
+            env.reset(rows, mask, seeds.as_deref(), seat)
+                .map_err(|e| env_error(py, e, self.whole))
         })
     }
 
@@ -731,15 +636,11 @@ impl PyVecCore {
 
     /// The game records (start position and moves) of every game, for inspection.
     fn records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let opts = self.opts;
-        let records: Vec<String> = {
-            let batch = self.locked(py)?;
-            with_episodes!(&batch.episodes, |eps| {
-                let mut out = alloc::vec_with_capacity(eps.len(), "the records of a batch")?;
-                out.extend(eps.iter().map(|ep| ep.record(&opts)));
-                out
-            })
-        };
+        let records = self
+            .locked(py)?
+            .env
+            .records()
+            .map_err(|e| env_error(py, e, self.whole))?;
         alloc::list(py, records)
     }
 
@@ -747,11 +648,9 @@ impl PyVecCore {
     fn done<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let done: Vec<bool> = {
             let batch = self.locked(py)?;
-            with_episodes!(&batch.episodes, |eps| {
-                let mut out = alloc::vec_with_capacity(eps.len(), "the flags of a batch")?;
-                out.extend(eps.iter().map(|ep| ep.is_done()));
-                out
-            })
+            let mut out = alloc::vec_with_capacity(self.n, "the flags of a batch")?;
+            out.extend((0..self.n).map(|i| batch.env.is_done(i).unwrap_or(false)));
+            out
         };
         alloc::list(py, done)
     }

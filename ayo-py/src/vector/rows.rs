@@ -1,8 +1,7 @@
 //! The batch's output arrays: numpy arrays made once and rewritten in place
 //! by every reset and step, seen from Rust as ayo-core's rows
-//! ([`ayo_core::episode::Rows`], which writes them).
+//! ([`ayo_core::episode::Rows`], which its batched environment writes).
 
-use ayo_core::episode::RowsError;
 use numpy::ndarray::Dimension;
 use numpy::{
     Element, PyArray, PyArrayDescr, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods,
@@ -11,11 +10,6 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 
 use crate::errors::AyoError;
-
-/// A batch's rows that do not fit its games, as an `AyoError`.
-pub(crate) fn rows_error(e: RowsError) -> PyErr {
-    AyoError::new_err(e.to_string())
-}
 
 /// The element types of the output arrays, each with its dtype fetched
 /// from numpy once: checking an array's dtype against it is then one pointer

@@ -1,4 +1,5 @@
-//! `Team`: the helper threads of a batch with `num_threads` > 1.
+//! `Team`: the helper threads of a batched environment ([`super::VecEnv`])
+//! with more than one thread.
 //!
 //! A batch step of 1,024 games is short enough that waking a sleeping
 //! thread for half of it costs about as much as the half itself (rayon's
