@@ -10,6 +10,9 @@ rust_lint() {
     rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt clippy
     cargo fmt --all --check
     cargo clippy --workspace --all-targets --locked -- -D warnings
+    # ayo-core as users build it: without the tooling hooks of its `testing`
+    # feature (which the workspace build turns on for ayo-bench).
+    cargo clippy -p ayo-core --lib --locked -- -D warnings
 }
 
 # A time limit on the whole (cargo names a test that runs past 60 s while it
@@ -20,6 +23,7 @@ rust_tests() {
 
 rust_docs() {
     RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+    RUSTDOCFLAGS="-D warnings" cargo doc -p ayo-core --no-deps --locked
 }
 
 # README.md's Rust quick start, pasted as written into a crate of its own: its

@@ -12,14 +12,16 @@
 //! AVX-512 kernel (the measurements: docs/benchmarks.md, "The batch step in
 //! lanes").
 
-use super::rows::{BatchOut, Counts, Rows, RowsError, RowsOut, Written};
 use std::cell::Cell;
 
 use super::rows::DONE;
+use super::rows::{BatchOut, Counts, Rows, RowsError, RowsOut};
 use super::{
     action_in_range, check_action, shows_legal, Autoreset, Checked, Episode, EpisodeGame,
-    EpisodeOptions, Step,
+    EpisodeOptions,
 };
+#[cfg(any(test, feature = "testing"))]
+use super::{rows::Written, Step};
 use crate::kernels::dispatch::{self as kernel, Kernel, Loop};
 
 /// How a batch is stepped.
@@ -50,6 +52,7 @@ impl BatchPath {
 /// step did (`moves_before`: the episode's moves before the step, to find
 /// this step's moves). On [`BatchPath::for_kernel`] of the active kernel
 /// ([`kernel::active`]).
+#[cfg(any(test, feature = "testing"))]
 #[inline]
 pub fn step_batch<G: EpisodeGame>(
     opts: &EpisodeOptions,
@@ -63,6 +66,7 @@ pub fn step_batch<G: EpisodeGame>(
 
 /// [`step_batch`] on `path`: the same episodes and steps on either path;
 /// `action` is asked, and `written` called, in the order of the episodes.
+#[cfg(any(test, feature = "testing"))]
 #[inline]
 pub fn step_batch_on<G: EpisodeGame>(
     path: BatchPath,
@@ -80,7 +84,7 @@ pub fn step_batch_on<G: EpisodeGame>(
 /// game's status row ([`check_action`] on its legal bits) and penalized
 /// where it is illegal: the caller has checked the batch from that row
 /// first (refusing what the options refuse), and a game that is over
-/// ignores its action. On [`BatchPath::for_kernel`] of the active kernel.
+/// ignores its action. In lanes where the active kernel has 64-byte vectors.
 /// An error, and nothing stepped or written, when the actions or the rows
 /// are not one a game.
 #[inline]

@@ -32,7 +32,7 @@ pub trait EpisodeGame: Clone + Send {
     fn full(&self) -> Option<&Game>;
     /// Takes back the last move, where the game can (a full game).
     fn undo(&mut self) -> bool;
-    /// [`super::step_batch_on`] in lanes with `kernel`, where this game
+    /// `step_batch_on` in lanes with `kernel`, where this game
     /// and `opts` allow it; false (nothing stepped) elsewhere.
     fn step_batch_in_lanes<A, O>(
         _kernel: Kernel,

@@ -46,10 +46,11 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
 pub use crate::observation::{write_view, ACTIONS, MASK_BOOL, MASK_I8, OBS};
-pub use batch::{
-    first_refused, first_refused_on, step_batch, step_batch_on, step_batch_rows,
-    step_batch_rows_on, BatchPath,
-};
+pub use batch::{first_refused, step_batch_rows};
+// The batch step's paths and kernels chosen by the caller: for ayo's own
+// timers and tests (the `testing` feature), not for users.
+#[cfg(feature = "testing")]
+pub use batch::{first_refused_on, step_batch, step_batch_on, step_batch_rows_on, BatchPath};
 pub use game::EpisodeGame;
 pub use mirror::{Mirror, Mirrored};
 pub use options::{

@@ -256,7 +256,7 @@ pub struct Kept {
 }
 
 /// Where the batch step writes what each step did: the bindings' rows
-/// ([`super::step_batch_rows`]), or a caller's closure ([`super::step_batch`]).
+/// ([`super::step_batch_rows`]), or a caller's closure (`step_batch`).
 pub trait BatchOut<G> {
     /// Game `i`'s step `step` (its episode after it, and its moves before it).
     fn step(&mut self, i: usize, ep: &mut Episode<G>, step: &Step, moves_before: usize);
@@ -268,9 +268,11 @@ pub trait BatchOut<G> {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// A caller's closure as a [`BatchOut`].
 pub(crate) struct Written<W>(pub W);
 
+#[cfg(any(test, feature = "testing"))]
 impl<G, W: FnMut(usize, &mut Episode<G>, &Step, usize)> BatchOut<G> for Written<W> {
     #[inline(always)]
     fn step(&mut self, i: usize, ep: &mut Episode<G>, step: &Step, moves_before: usize) {

@@ -2,7 +2,7 @@
 //!
 //! One portable build carries each dispatched loop (random playouts, the
 //! lane engine of [`crate::kernels::lanes`] and the batch step's lanes
-//! ([`crate::episode::BatchPath`]), and [`crate::each_children`], a
+//! (`episode::BatchPath`), and [`crate::each_children`], a
 //! caller's loop over many positions' children) three times: for the x86-64
 //! baseline ([`Kernel::SCALAR`], `scalar`), for x86-64-v3 (AVX2, BMI1/2, FMA,
 //! LZCNT, MOVBE: `avx2`) and for x86-64-v4 (AVX-512 F/BW/CD/DQ/VL on top:
