@@ -16,7 +16,14 @@ use crate::rules::{Capture, Feeding, GrandSlam, Rules};
 /// have one and the opponent's row is empty ([`opponent_row_empty`]).
 #[inline(always)]
 pub(crate) fn must_feed(rules: &Rules, pos: &Position) -> bool {
-    rules.feeding() != Feeding::Off && opponent_row_empty(pos)
+    must_feed_under(rules.feeding(), pos)
+}
+
+/// [`must_feed`] with the rules' feeding rule read once, for a loop over
+/// many positions (the playouts).
+#[inline(always)]
+pub(crate) fn must_feed_under(feeding: Feeding, pos: &Position) -> bool {
+    feeding != Feeding::Off && opponent_row_empty(pos)
 }
 
 /// Whether the opponent of the player to move has no seeds in their row.

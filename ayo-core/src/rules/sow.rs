@@ -1,8 +1,10 @@
-//! Sowing: one move's laps on the packed board (`board.rs`). A lap is one
-//! multiply-add of precomputed masks: `full` seeds to every pit of the lap
-//! plus one more to the `k` pits after the origin ([`sow_lap`]); collect on 4
-//! has its own closed form ([`collect_lap`]); relay sowing lifts the last
-//! pit and goes on ([`sow_mode`]).
+//! Sowing: one move's laps, written once ([`sow_on`]) over a [`Board`]:
+//! the packed board of the engine ([`Packed`], `board.rs`), or the traced
+//! board of `games/trace.rs`, which sows seed by seed and records each
+//! event. On the packed board a lap is one multiply-add of precomputed
+//! masks: `full` seeds to every pit of the lap plus one more to the `k` pits
+//! after the origin ([`sow_lap`]); collect on 4 has its own closed form
+//! ([`collect_lap`]); relay sowing lifts the last pit and goes on.
 //!
 //! Endless relays are found exactly with Brent's cycle detection over the
 //! lap-start states `(board, pit lifted)`; the process is deterministic, so a
