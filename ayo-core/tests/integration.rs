@@ -2,6 +2,7 @@
 //! test file is a module here (`cargo test -p ayo-core --test integration
 //! MODULE::`), so the tests link once instead of once a file.
 
+mod reference;
 mod strategy;
 
 mod batch_check;

@@ -6,6 +6,8 @@
 
 use ayo_core::record::{parse_game, parse_position, position_to_text, rules_to_text};
 use ayo_core::trace::{sow_seed_by_seed, trace, Event, LapEnd};
+
+use crate::reference::sow_plain;
 use ayo_core::{
     Capture, EndReason, Feeding, FoursTo, Game, GrandSlam, IllegalMove, LeanGame, Outcome, Player,
     Position, Preset, Repetition, RuleParams, Rules, RulesError, Setup, SetupError, Status,
@@ -55,7 +57,7 @@ fn pos_counters(
 fn play(r: &Rules, p: &Position, rel: u8) -> Position {
     let mv = p.move_for_relative_pit(rel).unwrap();
     let next = p.play(r, mv).unwrap();
-    let (_, reference) = sow_seed_by_seed(r, p, mv).unwrap();
+    let (_, reference) = sow_plain(r, p, mv).unwrap();
     assert_eq!(next, Position::from_setup_unchecked(&reference));
     next
 }
@@ -655,11 +657,12 @@ fn endless_relay_worked_example_is_illegal() {
     assert_eq!(p.play(&r, mv).unwrap_err().position, p);
     assert!(!p.legal_moves(&r).contains(&mv));
     assert!(sow_seed_by_seed(&r, &p, mv).is_none());
+    assert!(sow_plain(&r, &p, mv).is_none());
     assert_eq!(p.try_play_unchecked(&r, mv), None);
     // Every other non-empty North pit agrees with the seed-by-seed reading.
     for rel in [1u8, 4, 5, 6] {
         let m = p.move_for_relative_pit(rel).unwrap();
-        let reference = sow_seed_by_seed(&r, &p, m);
+        let reference = sow_plain(&r, &p, m);
         match p.check_move(&r, m) {
             Ok(next) => assert_eq!(next, Position::from_setup_unchecked(&reference.unwrap().1)),
             Err(e) => {
@@ -686,13 +689,14 @@ fn terminating_relay_of_several_hundred_laps() {
     assert!(t.laps >= 300, "only {} laps", t.laps);
     assert_eq!(t.laps, LONG_RELAY.2);
     assert_eq!(next, Position::from_setup_unchecked(&setup));
+    assert_eq!(sow_plain(&r, &p, mv), Some((t, setup)));
     let seeds: u32 = next.board_seeds() + next.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
     assert_eq!(seeds, 48);
 }
 
 /// An endless relay whose lap-start state first comes back after 5,132,172 laps (found by
 /// `make_vectors` in random `ayoayo[skip_origin=false]` play and confirmed by
-/// `sow_seed_by_seed`, which takes seconds on it, so it is left out of the shared vectors):
+/// the plain seed-by-seed reading (`reference.rs`), which takes seconds on it, so it is left out of the shared vectors):
 /// the detection is exact, with no lap-count cut-off.
 #[test]
 fn endless_relay_with_a_cycle_of_millions_of_laps() {

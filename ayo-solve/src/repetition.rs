@@ -149,11 +149,6 @@ pub struct RepetitionSearch {
     start: u64,
 }
 
-/// The stores' difference for `p`.
-fn banked(pos: &Position, p: Player) -> i32 {
-    i32::from(pos.store(p)) - i32::from(pos.store(p.opponent()))
-}
-
 impl RepetitionSearch {
     /// A search over `db` (owned, or shared through an [`Arc`]), with no
     /// budget. The databases' rules must have a repetition rule for the
@@ -261,7 +256,7 @@ impl RepetitionSearch {
             self.bound_component(line)?;
         }
         for (mv, child) in line.game.children().to_vec() {
-            let gain = banked(&child, me) - banked(&pos, me);
+            let gain = child.margin(me) - pos.margin(me);
             let board = child.normalized().board();
             let (lo, hi, fresh) = if child.no_capture() == 0 {
                 (0, 0, true)
@@ -611,7 +606,7 @@ impl RepetitionSearch {
         let me = pos.to_move();
         if let Some(o) = line.game.outcome() {
             let fin = i32::from(o.scores[me.index()]) - i32::from(o.scores[me.opponent().index()]);
-            return Ok(fin - banked(&pos, me));
+            return Ok(fin - pos.margin(me));
         }
         // A position whose window holds none of its component but itself is
         // worth its board's fresh value: what is known of it decides or
@@ -638,7 +633,7 @@ impl RepetitionSearch {
             .children()
             .iter()
             .map(|&(mv, c)| {
-                let gain = banked(&c, me) - banked(&pos, me);
+                let gain = c.margin(me) - pos.margin(me);
                 let guess = self.guess(&c.normalized().board());
                 (
                     mv.action() + 1 != first,
@@ -654,7 +649,7 @@ impl RepetitionSearch {
         let alpha0 = alpha;
         let mut best = None;
         for (_, _, quiet, mv, child) in children {
-            let gain = banked(&child, me) - banked(&pos, me);
+            let gain = child.margin(me) - pos.margin(me);
             let board = child.normalized().board();
             let (lo, hi, fresh) = if quiet {
                 self.window_bounds(line, &child)
@@ -806,10 +801,9 @@ impl Line {
 /// removed): its first position (the last capture, or the game's start)
 /// and every move since, so that the search sees the same repetitions.
 fn window_game(rules: Rules, game: &Game) -> Game {
-    let positions = game.positions();
-    let last = positions.len() - 1;
-    let first = last - usize::from(positions[last].no_capture()).min(last);
-    let mut g = Game::from_position(rules, positions[first]);
+    let since = game.since_last_capture();
+    let first = game.positions().len() - since.len();
+    let mut g = Game::from_position(rules, since[0]);
     for &mv in &game.moves()[first..] {
         g.play(mv)
             .expect("a move of the game is legal without the target");

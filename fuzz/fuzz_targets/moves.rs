@@ -1,8 +1,12 @@
 //! Random rule sets and move sequences: every invariant of the property tests
 //! (seeds conserved, legal list and `is_legal` agree, undo restores, the
-//! whole-lap engine agrees with the seed-by-seed reference, `LeanGame` plays
-//! as `Game`) on fuzzer input.
+//! packed and traced boards agree with the plain seed-by-seed reading of the
+//! rules, `LeanGame` plays as `Game`) on fuzzer input.
 #![no_main]
+
+// The property tests' plain reading of the rules, the oracle here too.
+#[path = "../../ayo-core/tests/reference.rs"]
+mod reference;
 
 use ayo_core::trace::sow_seed_by_seed;
 use ayo_core::{Game, LeanGame, Move, Position, Rules, PARAM_NAMES};
@@ -38,8 +42,10 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(legal.contains(&mv), game.is_legal(mv));
             if pos.to_move().owns(mv.pit()) && pos.seeds(mv.pit()) > 0 {
                 let fast = pos.try_play_unchecked(&rules, mv);
-                let slow = sow_seed_by_seed(&rules, &pos, mv).map(|(_, s)| Position::from_setup_unchecked(&s));
+                let traced = sow_seed_by_seed(&rules, &pos, mv);
+                let slow = traced.as_ref().map(|(_, s)| Position::from_setup_unchecked(s));
                 assert_eq!(fast, slow);
+                assert_eq!(traced, reference::sow_plain(&rules, &pos, mv));
             }
         }
         if legal.is_empty() {

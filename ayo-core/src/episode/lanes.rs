@@ -38,7 +38,7 @@ use crate::players::Kind;
 use crate::rules::legal::{feeding_legal, feeds_by_reach, reaches_opponent};
 use crate::rules::repeat::{key_of, Window};
 use crate::rules::{Feeding, Repetition, Rules};
-use crate::{LeanGame, Move, Player, Position};
+use crate::{LeanGame, Move, Position};
 
 /// [`super::step_batch_on`] in lanes, with `kernel`, where `opts` allow
 /// it: the random opponent, and single-lap sowing with captures across or
@@ -202,7 +202,7 @@ where
                 kept = !repeats(rules, ep.game.window(), &mid, &end_pos, l);
             }
             if kept {
-                let before = margin(ep.game.position(), ep.seat);
+                let before = ep.game.position().margin(ep.seat);
                 let (agent_move, reply) = (Move(agent_pits[l]), Move(reply_pits[l]));
                 let first_move = (agent_move, mid.board_key[l], mid.block.captured[l] != 0);
                 let mid_pos = || mid.position(l, ply.wrapping_add(1));
@@ -213,7 +213,7 @@ where
                 ep.moves.push(reply);
                 ep.steps += 1;
                 let reward = match opts.reward {
-                    Reward::SeedDifference => f64::from(margin(&end_pos, ep.seat) - before),
+                    Reward::SeedDifference => f64::from(end_pos.margin(ep.seat) - before),
                     Reward::WinLoss => 0.0,
                 };
                 let step = Step {
@@ -301,13 +301,6 @@ fn repeats(rules: &Rules, window: &Window, mid: &Reached, end: &Position, l: usi
     }
     window.holds(rules, key_of(mid.board_key[l]), || mid.packed[l])
         || (end.no_capture() != 0 && window.holds(rules, key_of(end.board_key()), || end.packed()))
-}
-
-/// `seat`'s store minus the other's.
-#[inline(always)]
-fn margin(pos: &Position, seat: Player) -> i32 {
-    let s = pos.stores();
-    i32::from(s[seat.index()]) - i32::from(s[seat.opponent().index()])
 }
 
 impl Reached {

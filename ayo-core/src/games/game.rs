@@ -4,7 +4,7 @@ use crate::rules::end::end_reason;
 use crate::rules::moves::{Children, IllegalMove, Move, MoveList};
 use crate::rules::outcome::{Outcome, Status};
 use crate::rules::position::Position;
-use crate::rules::repeat::Window;
+use crate::rules::repeat::{window_start, Window};
 use crate::rules::setup::{Setup, SetupErrors};
 use crate::rules::{Repetition, Rules};
 
@@ -124,6 +124,20 @@ impl Game {
     /// Every position of the game, from the start to the current one.
     pub fn positions(&self) -> &[Position] {
         &self.history
+    }
+
+    /// The positions since the last capture (or the start), the current one
+    /// last: those the repetition rule compares the current position with.
+    ///
+    /// ```
+    /// use ayo_core::{Game, Rules};
+    /// let mut game = Game::new(Rules::preset("oware")?);
+    /// game.play_action(2)?;
+    /// assert_eq!(game.since_last_capture().len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn since_last_capture(&self) -> &[Position] {
+        &self.history[window_start(&self.history)..]
     }
 
     /// The legal moves of the current position, ascending (empty when the game is over).

@@ -11,7 +11,7 @@ use crate::rules::legal::{must_feed, nonempty_pits_are_legal};
 use crate::rules::moves::{IllegalMove, Move};
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
-use crate::rules::repeat::{key_of, Window};
+use crate::rules::repeat::Window;
 use crate::rules::{Repetition, Rules};
 
 /// What is known of the legal moves of the current position.
@@ -351,16 +351,9 @@ impl LeanGame {
         debug_assert!(feeding || legal == pos.nonempty_actions());
         debug_assert_eq!(feeding, must_feed(&self.rules, &pos));
         if self.rules.repetition() == Repetition::OwnSide {
-            if first_captured {
-                self.window.restart(&first_pos());
-            } else {
-                self.window.note_new(key_of(first_key), first);
-            }
-            if pos.no_capture() == 0 {
-                self.window.restart(&pos);
-            } else {
-                self.window.note_new(key_of(pos.board_key()), second);
-            }
+            let window = &mut self.window;
+            window.arrive_new(first, first_key, first_captured, first_pos);
+            window.arrive_new(second, pos.board_key(), pos.no_capture() == 0, || pos);
         }
         self.pos = pos;
         (self.moves, self.legal) = if feeding {

@@ -6,13 +6,13 @@ use rand::Rng;
 use crate::kernels::dispatch::{self as kernel, Kernel, Loop};
 use crate::rules::end::{counters_may_end, end_reason};
 use crate::rules::family::with_family;
-use crate::rules::legal::opponent_row_empty;
+use crate::rules::legal::must_feed_under;
 use crate::rules::moves::Move;
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
 use crate::rules::repeat::Window;
 use crate::rules::tables::{count, select};
-use crate::rules::{Feeding, Repetition, Rules};
+use crate::rules::{Repetition, Rules};
 
 /// How a random playout finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,8 +133,8 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
     let mut plies = 0u32;
     // The pit of the last move (for the repetition window); none before the first.
     let mut last_pit = 0u8;
-    let feeding = rules.feeding() != Feeding::Off;
     let counters = counters_may_end(rules, false);
+    let feeding = rules.feeding();
     let ended = |pos: Position, plies, reason| Playout {
         outcome: Some(pos.final_outcome(rules, reason)),
         plies,
@@ -172,8 +172,7 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
                 last: pos,
             };
         }
-        // The feeding rule (`must_feed`), its first half known for the playout.
-        let next = if feeding && opponent_row_empty(&pos) {
+        let next = if must_feed_under(feeding, &pos) {
             // Called on a copy: `pos` itself is never lent to a call out of
             // line, so that it can stay in registers.
             let here = pos;

@@ -1,33 +1,25 @@
-//! Sowing traces: a move seed by seed, for animation, for showing where the
-//! last seed will land, and as an independent check of the fast engine.
+//! Sowing traces: a move seed by seed, for animation and for showing where
+//! the last seed will land.
 //!
-//! This is a plain second reading of docs/rules.md, one drop at a time, with endless
-//! relays found by remembering every lap-start state; the tests check that it
-//! agrees with the whole-lap engine on every move they play.
-
-use std::collections::HashSet;
+//! A trace is the engine's own sowing (`rules/sow.rs`, `sow_on`) on a
+//! traced board, which drops one seed at a time and records each event as
+//! it happens: so a trace is exactly the move the engine plays. Only the
+//! laps' arithmetic differs from the packed board's (seed by seed here,
+//! whole laps from tables and closed forms there); the tests compare the
+//! two boards move by move.
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::board::CLEAR;
+use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::moves::{IllegalMove, Move};
 use crate::rules::position::{Position, PITS};
 use crate::rules::setup::Setup;
-use crate::rules::{Capture, FoursTo, GrandSlam, Rules};
+use crate::rules::sow::{sow_board, Board, Sown};
+use crate::rules::{FoursTo, Rules};
 use crate::Player;
 
-/// How a move's last lap ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LapEnd {
-    /// The last seed fell into an empty pit.
-    EmptyPit,
-    /// The last seed fell into an occupied pit and relay sowing is off.
-    Occupied,
-    /// The last seed made a 4, which was collected.
-    MadeFour,
-    /// The last seed made 2 or 3 in the opponent's row (a capture, or a forfeited grand slam).
-    TwoThree,
-}
+pub use crate::rules::sow::LapEnd;
 
 /// One step of a move, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -109,162 +101,156 @@ pub struct Trace {
 /// ```
 pub fn trace(rules: &Rules, pos: &Position, mv: Move) -> Result<(Trace, Position), IllegalMove> {
     let next = pos.check_move(rules, mv)?;
-    let (t, setup) =
-        sow_seed_by_seed(rules, pos, mv).ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
-    let reference = Position::from_setup_unchecked(&setup);
-    debug_assert_eq!(reference, next, "trace and engine disagree");
+    let (t, traced_next) =
+        traced(rules, pos, mv.pit()).ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
+    debug_assert_eq!(traced_next, next, "the traced and packed boards disagree");
     Ok((t, next))
 }
 
-/// The plain seed-by-seed sowing of `mv` (a non-empty pit of the mover), with
+/// The seed-by-seed sowing of `mv` (a non-empty pit of the mover), with
 /// no feeding or game-over check; `None` for an endless relay. Returns the
 /// trace and the position after the move, turn passed and counters updated.
 pub fn sow_seed_by_seed(rules: &Rules, pos: &Position, mv: Move) -> Option<(Trace, Setup)> {
-    let me = pos.to_move();
-    let opp = me.opponent();
-    let mut board = pos.board();
-    let mut stores = [u16::from(pos.stores()[0]), u16::from(pos.stores()[1])];
-    let mut events = Vec::new();
-    let mut taken = [0u16; 2];
-    let mut seen: HashSet<([u8; PITS], usize)> = HashSet::new();
-    let mut origin = mv.pit();
-    let mut laps = 0;
-    let mut first = true;
-    let next = |i: usize| (i + 1) % PITS;
+    traced(rules, pos, mv.pit()).map(|(t, next)| (t, next.to_setup()))
+}
 
-    let (last, reason) = loop {
-        if !seen.insert((board, origin)) {
-            return None;
-        }
-        laps += 1;
-        let mut hand = board[origin];
-        board[origin] = 0;
-        events.push(if first {
-            Event::Lift {
-                pit: origin,
-                seeds: hand,
-            }
-        } else {
-            Event::Relay {
-                pit: origin,
-                seeds: hand,
-            }
-        });
-        first = false;
-        let mut at = origin;
-        let mut made_four = false;
-        while hand > 0 {
-            at = next(at);
-            if at == origin && rules.skip_origin() {
-                at = next(at);
-            }
-            board[at] += 1;
-            hand -= 1;
-            events.push(Event::Drop { pit: at });
-            made_four = false;
-            if rules.capture() == Capture::CollectFour && board[at] == 4 {
-                board[at] = 0;
-                let to = if hand == 0 || rules.fours_to() == FoursTo::Mover {
-                    me
-                } else {
-                    Player::owner_of(at)
-                };
-                stores[to.index()] += 4;
-                taken[to.index()] += 4;
-                events.push(Event::Collect { pit: at, to });
-                made_four = true;
-            }
-        }
-        if made_four {
-            break (at, LapEnd::MadeFour);
-        }
-        let count = board[at];
-        if rules.capture() == Capture::TwoThree && opp.owns(at) && (count == 2 || count == 3) {
-            let mut pits = Vec::new();
-            let mut i = at;
-            while opp.owns(i) && (board[i] == 2 || board[i] == 3) {
-                pits.push(i);
-                if i == opp.first_pit() {
-                    break;
-                }
-                i -= 1;
-            }
-            let total: u16 = pits.iter().map(|&i| u16::from(board[i])).sum();
-            let left: u16 = (opp.first_pit()..opp.first_pit() + 6)
-                .filter(|i| !pits.contains(i))
-                .map(|i| u16::from(board[i]))
-                .sum();
-            if left == 0 && rules.grand_slam() == GrandSlam::NoCapture {
-                events.push(Event::GrandSlamForfeited { seeds: total as u8 });
-            } else {
-                for &i in &pits {
-                    events.push(Event::Capture {
-                        pit: i,
-                        seeds: board[i],
-                    });
-                    stores[me.index()] += u16::from(board[i]);
-                    taken[me.index()] += u16::from(board[i]);
-                    board[i] = 0;
-                }
-            }
-            break (at, LapEnd::TwoThree);
-        }
-        if count >= 2 {
-            if rules.relay() {
-                origin = at;
-                continue;
-            }
-            break (at, LapEnd::Occupied);
-        }
-        if rules.capture() == Capture::Across && me.owns(at) && board[11 - at] > 0 {
-            let facing = 11 - at;
-            let opp_left: u16 = (opp.first_pit()..opp.first_pit() + 6)
-                .filter(|&i| i != facing)
-                .map(|i| u16::from(board[i]))
-                .sum();
-            let seed = u8::from(rules.capturing_seed_taken());
-            if opp_left == 0 && rules.grand_slam() == GrandSlam::NoCapture {
-                events.push(Event::GrandSlamForfeited {
-                    seeds: board[facing] + seed,
-                });
-            } else {
-                let got = u16::from(board[facing]) + u16::from(seed);
-                events.push(Event::Capture {
-                    pit: facing,
-                    seeds: board[facing],
-                });
-                board[facing] = 0;
-                if seed == 1 {
-                    events.push(Event::Capture { pit: at, seeds: 1 });
-                    board[at] = 0;
-                }
-                stores[me.index()] += got;
-                taken[me.index()] += got;
-            }
-        }
-        break (at, LapEnd::EmptyPit);
+/// The move from `pit` sown on the traced board: its trace and the
+/// position it leads to.
+fn traced(rules: &Rules, pos: &Position, pit: usize) -> Option<(Trace, Position)> {
+    let mut board = Traced {
+        cells: pos.packed(),
+        key: pos.board_key(),
+        events: Vec::new(),
+        laps: 0,
+        last: pit,
+        end: LapEnd::EmptyPit,
     };
-    events.push(Event::End { pit: last, reason });
-    let captured = taken[0] + taken[1] > 0;
-    let setup = Setup {
-        board,
-        stores: [stores[0] as u8, stores[1] as u8],
-        to_move: opp,
-        no_capture: if captured {
-            0
-        } else {
-            pos.no_capture().saturating_add(1)
-        },
-        ply: pos.ply().wrapping_add(1),
-    };
+    let captured = sow_board(rules, &mut board, pit)?;
+    let next = pos.after(Sown {
+        cells: board.cells,
+        lin: board.key,
+        captured,
+    });
+    let taken =
+        [Player::South, Player::North].map(|p| u16::from(next.store(p)) - u16::from(pos.store(p)));
     Some((
         Trace {
-            events,
-            laps,
-            last_pit: last,
+            events: board.events,
+            laps: board.laps,
+            last_pit: board.last,
             taken,
-            end: reason,
+            end: board.end,
         },
-        setup,
+        next,
     ))
+}
+
+/// The traced board: the packed board and its key, sown one seed at a
+/// time, each event recorded as it happens (the sowing itself is the
+/// engine's, [`crate::rules::sow::sow_on`]).
+struct Traced {
+    cells: u128,
+    key: u64,
+    events: Vec<Event>,
+    laps: u32,
+    last: usize,
+    end: LapEnd,
+}
+
+impl Traced {
+    /// Lifts the `n` seeds of `origin` (a relay's, when `relay`).
+    fn lift(&mut self, origin: usize, n: usize, relay: bool) {
+        self.laps += 1;
+        self.cells &= CLEAR[origin];
+        self.key = self
+            .key
+            .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[origin]));
+        let (pit, seeds) = (origin, n as u8);
+        self.events.push(if relay {
+            Event::Relay { pit, seeds }
+        } else {
+            Event::Lift { pit, seeds }
+        });
+    }
+
+    /// Drops one seed into the pit after `at` (the origin skipped when
+    /// `skip`), and returns that pit.
+    fn drop_after(&mut self, at: usize, origin: usize, skip: bool) -> usize {
+        let mut to = (at + 1) % PITS;
+        if skip && to == origin {
+            to = (to + 1) % PITS;
+        }
+        self.cells += 1u128 << (8 * to);
+        self.key = self.key.wrapping_add(PIT_WEIGHT[to]);
+        self.events.push(Event::Drop { pit: to });
+        to
+    }
+}
+
+impl Board for Traced {
+    const RECORDS: bool = true;
+
+    fn cells(&self) -> u128 {
+        self.cells
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn set(&mut self, cells: u128, key: u64) {
+        (self.cells, self.key) = (cells, key);
+    }
+
+    fn sow_lap(&mut self, skip: bool, origin: usize, n: usize, relay: bool) -> usize {
+        self.lift(origin, n, relay);
+        (0..n).fold(origin, |at, _| self.drop_after(at, origin, skip))
+    }
+
+    fn collect_lap(
+        &mut self,
+        rules: &Rules,
+        origin: usize,
+        n: usize,
+        me: usize,
+        relay: bool,
+    ) -> (usize, bool, bool) {
+        self.lift(origin, n, relay);
+        let mut at = origin;
+        let (mut took, mut made_four) = (false, false);
+        for left in (0..n).rev() {
+            at = self.drop_after(at, origin, rules.skip_origin());
+            made_four = self.cells >> (8 * at) & 0xFF == 4;
+            if made_four {
+                // The last seed's 4 goes to the mover; the others as the rules say.
+                let to = if left == 0 || rules.fours_to() == FoursTo::Mover {
+                    me
+                } else {
+                    at / 6
+                };
+                self.cells = (self.cells & CLEAR[at]) + (4u128 << (8 * (12 + to)));
+                self.key = self
+                    .key
+                    .wrapping_sub(PIT_WEIGHT[at].wrapping_mul(4))
+                    .wrapping_add(STORE_WEIGHT[to].wrapping_mul(4));
+                let to = Player::from_index(to).expect("a player's index");
+                self.events.push(Event::Collect { pit: at, to });
+                took = true;
+            }
+        }
+        (at, took, made_four)
+    }
+
+    fn captured(&mut self, pit: usize, seeds: u8) {
+        self.events.push(Event::Capture { pit, seeds });
+    }
+
+    fn forfeited(&mut self, seeds: u8) {
+        self.events.push(Event::GrandSlamForfeited { seeds });
+    }
+
+    fn ended(&mut self, last: usize, reason: LapEnd) {
+        (self.last, self.end) = (last, reason);
+        self.events.push(Event::End { pit: last, reason });
+    }
 }

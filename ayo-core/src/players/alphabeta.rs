@@ -36,7 +36,11 @@ use rand::SeedableRng;
 
 use super::eval::{evaluate, Weights};
 use super::{try_room, Agent, Analysis, Basis, Budget, MoveValue, OutOfMemory, Rng, Value};
-use crate::{EndReason, Feeding, Game, Move, Position, Repetition, Rules};
+use crate::rules::end::end_reason;
+use crate::rules::legal::no_legal_move_unsown;
+use crate::rules::moves::Children;
+use crate::rules::repeat::repeats_in_line;
+use crate::{EndReason, Game, Move, Position, Repetition, Rules};
 
 const INF: i32 = i32::MAX / 2;
 const MAX_PLY: usize = 128;
@@ -225,11 +229,9 @@ impl AlphaBeta {
             pv_len: [0; MAX_PLY],
         };
         if s.track_repetition {
-            let hist = game.positions();
-            let n = hist.len();
-            let back = (game.position().no_capture() as usize).min(n - 1);
+            let since = game.since_last_capture();
             s.path
-                .extend(hist[n - 1 - back..n - 1].iter().map(Position::packed));
+                .extend(since[..since.len() - 1].iter().map(Position::packed));
         }
         let root = *game.position();
         let mut order: Vec<(Move, Position)> = game.children().to_vec();
@@ -287,11 +289,11 @@ impl Search<'_> {
         Value::of_outcome(&pos.final_outcome(self.rules, reason), pos.to_move()).0
     }
 
+    /// The repetition rule at `pos`, on the path (the game since the last
+    /// capture, then the search line).
     #[inline]
     fn repeats(&self, pos: &Position) -> bool {
-        let back = (pos.no_capture() as usize).min(self.path.len());
-        let p = pos.packed();
-        self.path[self.path.len() - back..].contains(&p)
+        repeats_in_line(pos, self.path.iter().copied(), |_| false)
     }
 
     #[inline]
@@ -312,9 +314,7 @@ impl Search<'_> {
             return i64::MAX;
         }
         let me = pos.to_move();
-        let them = me.opponent();
-        let gain = (i64::from(child.store(me)) - i64::from(pos.store(me)))
-            - (i64::from(child.store(them)) - i64::from(pos.store(them)));
+        let gain = i64::from(child.margin(me) - pos.margin(me));
         (gain << 32) + i64::from(self.history[mv.pit()])
     }
 
@@ -391,30 +391,30 @@ impl Search<'_> {
         if self.out_of_budget() {
             return 0;
         }
-        if let Some(reason) = pos.ended_by_counters(self.rules) {
+        // The arrival's ends, in the rules' order; the moves are sown here
+        // only below the horizon (there they are searched anyway).
+        let horizon = depth == 0 || ply + 1 >= MAX_PLY;
+        let mut children = Children::new();
+        let reason = end_reason(
+            self.rules,
+            pos,
+            true,
+            || self.track_repetition && self.repeats(pos),
+            || {
+                if horizon {
+                    return no_legal_move_unsown(self.rules, pos);
+                }
+                children = pos.children(self.rules);
+                children.is_empty()
+            },
+        );
+        if let Some(reason) = reason {
             return self.end_value(pos, reason);
         }
-        if self.track_repetition && pos.no_capture() > 0 && self.repeats(pos) {
-            return self.end_value(pos, EndReason::Repetition);
-        }
-        if depth == 0 || ply + 1 >= MAX_PLY {
-            if pos.nonempty_actions() == 0 {
-                return self.end_value(pos, EndReason::NoLegalMove);
-            }
-            let opp_row = pos.row_seeds(pos.to_move().opponent());
-            if opp_row == 0
-                && self.rules.feeding() != Feeding::Off
-                && pos.children(self.rules).is_empty()
-            {
-                return self.end_value(pos, EndReason::NoLegalMove);
-            }
+        if horizon {
             self.hit_horizon = true;
             self.unfinished = true;
             return evaluate(pos, self.rules, &self.weights);
-        }
-        let children = pos.children(self.rules);
-        if children.is_empty() {
-            return self.end_value(pos, EndReason::NoLegalMove);
         }
         let key = self.key(pos);
         let slot = (key as usize) & self.tt_mask;

@@ -103,7 +103,7 @@ pub fn exposed(pos: &Position, rules: &Rules, player: Player) -> i32 {
 pub fn evaluate(pos: &Position, rules: &Rules, w: &Weights) -> i32 {
     let me = pos.to_move();
     let them = me.opponent();
-    let stores = i32::from(pos.store(me)) - i32::from(pos.store(them));
+    let stores = pos.margin(me);
     let mut v = stores * super::Value::SEED;
     if *w == Weights::STORE_ONLY {
         return v;

@@ -24,8 +24,10 @@ use rand::{Rng as _, SeedableRng};
 use super::eval::{evaluate, Weights};
 use super::{try_room, Agent, Analysis, Basis, Budget, MoveValue, OutOfMemory, Proof, Rng, Value};
 use crate::games::playout::random_playout;
+use crate::rules::end::end_reason;
+use crate::rules::legal::no_legal_move_unsown;
 use crate::rules::repeat::repeats_in_line;
-use crate::{EndReason, Feeding, Game, Move, Player, Position, Repetition, Rules};
+use crate::{EndReason, Game, Move, Player, Position, Repetition, Rules};
 
 /// Plies a playout may run before it is scored as a draw when there is no
 /// cut-off (random games end long before this).
@@ -254,30 +256,19 @@ impl Mcts {
         path: &[u128],
         track: bool,
     ) -> Option<(f32, i16)> {
-        // Cheap end checks; a relay position whose every move is an endless
-        // relay is found when it is expanded.
-        if let Some(reason) = child.ended_by_counters(rules) {
-            return Some(Mcts::score(&child.final_outcome(rules, reason), mover));
-        }
-        let stuck = child.nonempty_actions() == 0
-            || (rules.feeding() != Feeding::Off
-                && child.row_seeds(mover) == 0
-                && child.children(rules).is_empty());
-        if stuck {
-            return Some(Mcts::score(
-                &child.final_outcome(rules, EndReason::NoLegalMove),
-                mover,
-            ));
-        }
-        if track {
-            let p = child.packed();
-            let in_hist = |n: usize| history.iter().rev().take(n).any(|&q| q == p);
-            if repeats_in_line(child, path.iter().copied(), in_hist) {
-                let o = child.final_outcome(rules, EndReason::Repetition);
-                return Some(Mcts::score(&o, mover));
-            }
-        }
-        None
+        // The arrival's ends, in the rules' order, the moves not sown: a
+        // relay position whose every move is an endless relay is found when
+        // it is expanded.
+        let p = child.packed();
+        let in_hist = |n: usize| history.iter().rev().take(n).any(|&q| q == p);
+        let reason = end_reason(
+            rules,
+            child,
+            true,
+            || track && repeats_in_line(child, path.iter().copied(), in_hist),
+            || no_legal_move_unsown(rules, child),
+        )?;
+        Some(Mcts::score(&child.final_outcome(rules, reason), mover))
     }
 
     fn select(&mut self, node: u32) -> u32 {

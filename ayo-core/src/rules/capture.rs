@@ -4,12 +4,14 @@
 //! (Collect on 4 takes seeds during the lap itself: see
 //! [`crate::rules::sow::collect_lap`].)
 //!
-//! Each function works on the packed board of [`crate::rules::sow`] (byte `i` = pit
-//! `i`, bytes 12 and 13 = the stores) and its additive key, and is inlined
-//! into the sowing loop of its rule family.
+//! Each function works on a [`Board`] (the packed board of `board.rs`, byte
+//! `i` = pit `i`, bytes 12 and 13 = the stores, and its additive key; the
+//! traced board records the pits taken), and is inlined into the sowing loop
+//! of its rule family.
 
 use crate::rules::board::{byte, CLEAR, ROW_MASK};
 use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::sow::Board;
 use crate::rules::{GrandSlam, Rules};
 
 /// Whether a capture that keeps only the bytes of `kept` (every pit taken
@@ -39,16 +41,16 @@ pub(crate) fn makes_two_or_three(last: usize, count: u8, opp: usize) -> bool {
 /// The 2-or-3 chain: pit `last` (see [`makes_two_or_three`]) and, walking
 /// backwards, each directly preceding pit of the opponent's row that holds 2
 /// or 3, up to the first that does not, go to the mover's store, unless the
-/// grand-slam rule cancels the capture. The board and key after the capture,
-/// or `None` when nothing is taken.
+/// grand-slam rule cancels the capture. Applied to `board`; whether
+/// anything was taken.
 #[inline(always)]
-pub(crate) fn capture_two_three(
+pub(crate) fn capture_two_three<B: Board>(
     rules: &Rules,
-    cells: u128,
-    key: u64,
+    board: &mut B,
     last: usize,
     me: usize,
-) -> Option<(u128, u64)> {
+) -> bool {
+    let (cells, key) = (board.cells(), board.key());
     let opp = 1 - me;
     let mut i = last;
     let mut take = 0u32;
@@ -68,44 +70,63 @@ pub(crate) fn capture_two_three(
         i -= 1;
     }
     if !capture_stands(rules, cells, opp, kept) {
-        return None;
+        board.forfeited(take as u8);
+        return false;
     }
-    Some((
+    if B::RECORDS {
+        // The chain again, from the last seed back, as it is taken.
+        for j in (0..=last).rev() {
+            if kept & !CLEAR[j] != 0 {
+                break;
+            }
+            board.captured(j, byte(cells, j));
+        }
+    }
+    board.set(
         (cells & kept) + (u128::from(take) << (8 * (12 + me))),
         key.wrapping_sub(weight)
             .wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me])),
-    ))
+    );
+    true
 }
 
 /// Capture across: the last seed fell in pit `last`, empty before, of the
 /// mover's own row; the seeds of the facing pit (if any) go to the mover's
 /// store, with the capturing seed itself when the rules say so, unless the
-/// grand-slam rule cancels the capture. The board and key after the
-/// capture, or `None` when nothing is taken.
+/// grand-slam rule cancels the capture. Applied to `board`; whether
+/// anything was taken.
 #[inline(always)]
-pub(crate) fn capture_across(
+pub(crate) fn capture_across<B: Board>(
     rules: &Rules,
-    cells: u128,
-    key: u64,
+    board: &mut B,
     last: usize,
     me: usize,
-) -> Option<(u128, u64)> {
+) -> bool {
+    let (cells, key) = (board.cells(), board.key());
     let opp = 1 - me;
     let facing = 11 - last;
     let f = byte(cells, facing);
-    if f == 0 || !capture_stands(rules, cells, opp, CLEAR[facing]) {
-        return None;
+    if f == 0 {
+        return false;
+    }
+    let seed = rules.capturing_seed_taken();
+    if !capture_stands(rules, cells, opp, CLEAR[facing]) {
+        board.forfeited(f + u8::from(seed));
+        return false;
     }
     let mut take = u32::from(f);
     let mut c = cells & CLEAR[facing];
     let mut h = key.wrapping_sub(u64::from(f).wrapping_mul(PIT_WEIGHT[facing]));
-    if rules.capturing_seed_taken() {
+    board.captured(facing, f);
+    if seed {
         take += 1;
         c &= CLEAR[last];
         h = h.wrapping_sub(PIT_WEIGHT[last]);
+        board.captured(last, 1);
     }
-    Some((
+    board.set(
         c + (u128::from(take) << (8 * (12 + me))),
         h.wrapping_add(u64::from(take).wrapping_mul(STORE_WEIGHT[me])),
-    ))
+    );
+    true
 }

@@ -15,6 +15,13 @@ use crate::Player;
 /// last). The two questions are closures so that each caller answers them
 /// from what it keeps (a history, a window, the children it has sown) and
 /// only when the earlier ends did not apply.
+///
+/// The one arrival: [`crate::Game`], [`crate::LeanGame`], the playouts,
+/// alpha-beta and MCTS all ask it (the repetition answered by
+/// [`crate::rules::repeat`], the last question by the moves sown or by
+/// [`crate::rules::legal::no_legal_move_unsown`]); the batch step in lanes
+/// decides the same ends lane by lane and leaves every lane that ends to
+/// the scalar step.
 #[inline(always)]
 pub(crate) fn end_reason(
     rules: &Rules,

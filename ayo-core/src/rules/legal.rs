@@ -16,12 +16,19 @@ use crate::rules::{Capture, Feeding, GrandSlam, Rules};
 /// have one and the opponent's row is empty ([`opponent_row_empty`]).
 #[inline(always)]
 pub(crate) fn must_feed(rules: &Rules, pos: &Position) -> bool {
-    rules.feeding() != Feeding::Off && opponent_row_empty(pos)
+    must_feed_under(rules.feeding(), pos)
+}
+
+/// [`must_feed`] with the rules' feeding rule read once, for a loop over
+/// many positions (the playouts).
+#[inline(always)]
+pub(crate) fn must_feed_under(feeding: Feeding, pos: &Position) -> bool {
+    feeding != Feeding::Off && opponent_row_empty(pos)
 }
 
 /// Whether the opponent of the player to move has no seeds in their row.
 #[inline(always)]
-pub(crate) fn opponent_row_empty(pos: &Position) -> bool {
+fn opponent_row_empty(pos: &Position) -> bool {
     let cells = pos.packed();
     // The opponent's six bytes, without a table of 128-bit row masks.
     let row = if mover(cells) == 0 {
@@ -30,6 +37,16 @@ pub(crate) fn opponent_row_empty(pos: &Position) -> bool {
         cells as u64
     };
     row & 0xFFFF_FFFF_FFFF == 0
+}
+
+/// The arrival's last question ([`crate::rules::end::end_reason`]'s
+/// `no_legal_move`) for a caller that has not sown the moves: the player to
+/// move has no non-empty pit, or the feeding rule is in force and no move
+/// is legal (the moves sown to tell). A position whose every move relays
+/// forever is not seen here: the searches find it when they expand it.
+#[inline]
+pub(crate) fn no_legal_move_unsown(rules: &Rules, pos: &Position) -> bool {
+    pos.nonempty_actions() == 0 || (must_feed(rules, pos) && pos.children(rules).is_empty())
 }
 
 /// Whether a move that led to `after` fed the opponent: the player to move

@@ -159,6 +159,21 @@ impl Position {
         byte(self.cells, 12 + player.index())
     }
 
+    /// `seat`'s store less the opponent's: what `seat` has banked ahead
+    /// (the seed-difference rewards, the evaluation and the searches'
+    /// move ordering all count from it).
+    ///
+    /// ```
+    /// use ayo_core::{Player, Position, Rules};
+    /// let rules = Rules::preset("oware").unwrap();
+    /// let pos = Position::start(&rules);
+    /// assert_eq!(pos.margin(Player::South), 0);
+    /// ```
+    #[inline]
+    pub fn margin(&self, seat: Player) -> i32 {
+        i32::from(self.store(seat)) - i32::from(self.store(seat.opponent()))
+    }
+
     /// The player to move.
     #[inline]
     pub fn to_move(&self) -> Player {

@@ -75,6 +75,16 @@ pub(crate) fn repeats_in_line(
     path.rev().take(back).any(|q| q == p) || (back > len && earlier(back - len))
 }
 
+/// Where the window of the last of `positions` (a game's positions, in
+/// order, each reached from the one before) starts: at the last capture, or
+/// at the first position. The positions from there on are those the
+/// repetition rule compares the last one with.
+#[inline]
+pub(crate) fn window_start(positions: &[Position]) -> usize {
+    let last = positions.len() - 1;
+    last - usize::from(positions[last].no_capture()).min(last)
+}
+
 impl Window {
     pub(crate) fn new(first: &Position) -> Window {
         Window::with_buffer(first, Vec::new())
@@ -103,9 +113,7 @@ impl Window {
     /// `positions[i + 1]`: it starts at the last capture (or the first
     /// position) and holds every position since.
     pub(crate) fn of_history(positions: &[Position], moves: &[Move]) -> Window {
-        let last = positions.len() - 1;
-        let back = usize::from(positions[last].no_capture()).min(last);
-        let first = last - back;
+        let (first, last) = (window_start(positions), positions.len() - 1);
         let mut w = Window::new(&positions[first]);
         for i in first + 1..=last {
             w.note(key(&positions[i]), moves[i - 1].pit() as u8);
@@ -173,11 +181,23 @@ impl Window {
         self.entries.iter().any(|&e| e as u32 == k) && self.replay_finds(rules, packed())
     }
 
-    /// Records `mv`, which led to a position of key `k` without a capture
-    /// and not in the window ([`Window::holds`] said so).
+    /// [`Window::arrive`] at a position known not to be in the window
+    /// ([`Window::holds`] said so), reached by `mv`: of board key
+    /// `board_key`, built by `pos` (asked only after a capture, when the
+    /// window starts there).
     #[inline(always)]
-    pub(crate) fn note_new(&mut self, k: u32, mv: Move) {
-        self.note(k, mv.pit() as u8);
+    pub(crate) fn arrive_new(
+        &mut self,
+        mv: Move,
+        board_key: u64,
+        captured: bool,
+        pos: impl FnOnce() -> Position,
+    ) {
+        if captured {
+            self.restart(&pos());
+        } else {
+            self.note(key_of(board_key), mv.pit() as u8);
+        }
     }
 
     /// Whether the position packed as `packed` is one of the window's

@@ -1,8 +1,10 @@
-//! Sowing: one move's laps on the packed board (`board.rs`). A lap is one
-//! multiply-add of precomputed masks: `full` seeds to every pit of the lap
-//! plus one more to the `k` pits after the origin ([`sow_lap`]); collect on 4
-//! has its own closed form ([`collect_lap`]); relay sowing lifts the last
-//! pit and goes on ([`sow_mode`]).
+//! Sowing: one move's laps, written once ([`sow_on`]) over a [`Board`]:
+//! the packed board of the engine ([`Packed`], `board.rs`), or the traced
+//! board of `games/trace.rs`, which sows seed by seed and records each
+//! event. On the packed board a lap is one multiply-add of precomputed
+//! masks: `full` seeds to every pit of the lap plus one more to the `k` pits
+//! after the origin ([`sow_lap`]); collect on 4 has its own closed form
+//! ([`collect_lap`]); relay sowing lifts the last pit and goes on.
 //!
 //! Endless relays are found exactly with Brent's cycle detection over the
 //! lap-start states `(board, pit lifted)`; the process is deterministic, so a
@@ -10,6 +12,8 @@
 //! [`CHECK_FROM`] laps, which keeps it off the common path (most moves end within
 //! a few laps) without bounding anything: the state sequence from any point on
 //! is still eventually periodic, and Brent finds the period.
+
+use serde::{Deserialize, Serialize};
 
 use crate::rules::board::{byte, mover, CLEAR, PITS_MASK, PIT_ONES};
 use crate::rules::capture::{capture_across, capture_two_three, makes_two_or_three};
@@ -34,6 +38,108 @@ const LAP_ONES: [[u128; 13]; 12] = {
     }
     t
 };
+
+/// What the sowing of a move works on (one rule, [`sow_on`], over every
+/// board): a board packed as in `board.rs` and its additive key, with its
+/// own way of sowing a lap (whole laps from tables and closed forms on the
+/// packed board, [`Packed`]; seed by seed on the traced board of
+/// `games/trace.rs`, which records each drop) and hooks for the events a
+/// lap's sowing does not see (lifts, captures, a forfeited grand slam, the
+/// end), no-ops on the packed board.
+pub(crate) trait Board {
+    /// The board, packed.
+    fn cells(&self) -> u128;
+    /// The board's additive key.
+    fn key(&self) -> u64;
+    /// Sets the board and its key (a capture's arithmetic, done once for every board).
+    fn set(&mut self, cells: u128, key: u64);
+    /// Lifts the `n` seeds of `origin` (a relay when `relay`, else the
+    /// move's first lift) and sows them, skipping the origin when `skip`,
+    /// with nothing collected. The pit of the last seed.
+    fn sow_lap(&mut self, skip: bool, origin: usize, n: usize, relay: bool) -> usize;
+    /// [`Board::sow_lap`] under collect on 4, for the mover `me`: the last
+    /// pit, whether a 4 was collected, and whether the last seed made one.
+    fn collect_lap(
+        &mut self,
+        rules: &Rules,
+        origin: usize,
+        n: usize,
+        me: usize,
+        relay: bool,
+    ) -> (usize, bool, bool);
+    /// Whether the board records events: the captures' pits are walked a
+    /// second time only for one that does.
+    const RECORDS: bool = false;
+    /// `seeds` taken from `pit` by a capture, about to be applied.
+    #[inline(always)]
+    fn captured(&mut self, _pit: usize, _seeds: u8) {}
+    /// A capture of `seeds` forfeited by the grand-slam rule.
+    #[inline(always)]
+    fn forfeited(&mut self, _seeds: u8) {}
+    /// The move ended: the last seed in `last`, for `reason`.
+    #[inline(always)]
+    fn ended(&mut self, _last: usize, _reason: LapEnd) {}
+}
+
+/// How a move's last lap ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LapEnd {
+    /// The last seed fell into an empty pit.
+    EmptyPit,
+    /// The last seed fell into an occupied pit and relay sowing is off.
+    Occupied,
+    /// The last seed made a 4, which was collected.
+    MadeFour,
+    /// The last seed made 2 or 3 in the opponent's row (a capture, or a forfeited grand slam).
+    TwoThree,
+}
+
+/// The packed board of the engine: the cells and the key, in registers.
+#[derive(Clone, Copy)]
+pub(crate) struct Packed {
+    cells: u128,
+    key: u64,
+}
+
+impl Board for Packed {
+    #[inline(always)]
+    fn cells(&self) -> u128 {
+        self.cells
+    }
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.key
+    }
+    #[inline(always)]
+    fn set(&mut self, cells: u128, key: u64) {
+        (self.cells, self.key) = (cells, key);
+    }
+    #[inline(always)]
+    fn sow_lap(&mut self, skip: bool, origin: usize, n: usize, _relay: bool) -> usize {
+        let last;
+        (self.cells, self.key, last) = sow_lap(skip, self.cells, self.key, origin, n);
+        last
+    }
+    #[inline(always)]
+    fn collect_lap(
+        &mut self,
+        rules: &Rules,
+        o: usize,
+        n: usize,
+        me: usize,
+        _relay: bool,
+    ) -> (usize, bool, bool) {
+        let c = self.cells & CLEAR[o];
+        let (full, k) = lap_shape(rules.skip_origin(), n);
+        let h = self
+            .key
+            .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]));
+        let (c, h, took, made_four) = collect_lap(rules, c, h, o, full, k, me);
+        (self.cells, self.key) = (c, h);
+        ((o + k) % 12, took, made_four)
+    }
+}
 
 /// The state after a move has been sown (before the turn passes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +216,14 @@ static LAPS: LapTable = lap_table(true);
 pub(crate) fn sow(rules: &Rules, cells: u128, lin: u64, pit: usize) -> Option<Sown> {
     with_family!(rules, |RELAY, CAP| sow_mode::<RELAY, CAP>(
         rules, cells, lin, pit
+    ))
+}
+
+/// [`sow_on`] for `rules`' family: the family's loop, once for every board.
+#[inline]
+pub(crate) fn sow_board<B: Board>(rules: &Rules, board: &mut B, pit: usize) -> Option<bool> {
+    with_family!(rules, |RELAY, CAP| sow_on::<B, RELAY, CAP>(
+        rules, board, pit
     ))
 }
 
@@ -234,10 +348,8 @@ fn lap_shape(skip_origin: bool, n: usize) -> (u32, usize) {
     (full, k)
 }
 
-/// [`sow`] for one rule family (`rules` must agree with `RELAY` and `CAP`).
-/// A move is laps: lift a pit, sow it; then the last seed decides: a capture
-/// ends the move, an occupied pit relays (lifts it for the next lap) in relay
-/// games, anything else ends the move.
+/// [`sow`] for one rule family (`rules` must agree with `RELAY` and `CAP`),
+/// on the packed board.
 #[inline(always)]
 pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
     rules: &Rules,
@@ -245,68 +357,76 @@ pub(crate) fn sow_mode<const RELAY: bool, const CAP: u8>(
     lin: u64,
     pit: usize,
 ) -> Option<Sown> {
+    let mut board = Packed { cells, key: lin };
+    let captured = sow_on::<Packed, RELAY, CAP>(rules, &mut board, pit)?;
+    Some(Sown {
+        cells: board.cells,
+        lin: board.key,
+        captured,
+    })
+}
+
+/// One move on `board`, for one rule family: whether seeds went to a store
+/// (a capture or a collected 4), or `None` for an endless relay (the board
+/// then in no particular state). A move is laps: lift a pit, sow it; then
+/// the last seed decides: a capture ends the move, an occupied pit relays
+/// (lifts it for the next lap) in relay games, anything else ends the move.
+#[inline(always)]
+pub(crate) fn sow_on<B: Board, const RELAY: bool, const CAP: u8>(
+    rules: &Rules,
+    board: &mut B,
+    pit: usize,
+) -> Option<bool> {
     debug_assert_eq!(RELAY, rules.relay());
-    let me = mover(cells);
+    let me = mover(board.cells());
     let opp = 1 - me;
-    let mut c = cells;
-    let mut h = lin;
     let mut o = pit;
     let mut captured = false;
+    let mut relay = false;
     let skip = rules.skip_origin();
     let mut endless = EndlessRelay::new();
     // The seeds lifted: the pit's, then each relay's last count (not read
     // back from the board).
-    let mut n = byte(c, o) as usize;
+    let mut n = byte(board.cells(), o) as usize;
 
-    loop {
-        if RELAY && endless.repeats(c, o) {
+    let (last, reason) = loop {
+        if RELAY && endless.repeats(board.cells(), o) {
             return None;
         }
         debug_assert!(n > 0);
         let last;
         if CAP == COLLECT_FOUR {
-            c &= CLEAR[o];
-            let (full, k) = lap_shape(skip, n);
-            last = (o + k) % 12;
-            h = h.wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]));
-            let (nc, nh, took, made_four) = collect_lap(rules, c, h, o, full, k, me);
-            c = nc;
-            h = nh;
+            let (l, took, made_four) = board.collect_lap(rules, o, n, me, relay);
+            last = l;
             captured |= took;
             if made_four {
-                break;
+                break (last, LapEnd::MadeFour);
             }
         } else {
-            (c, h, last) = sow_lap(skip, c, h, o, n);
+            last = board.sow_lap(skip, o, n, relay);
         }
 
-        let count = byte(c, last);
+        let count = byte(board.cells(), last);
         if CAP == TWO_THREE && makes_two_or_three(last, count, opp) {
-            if let Some((nc, nh)) = capture_two_three(rules, c, h, last, me) {
-                (c, h, captured) = (nc, nh, true);
-            }
-            break;
+            captured |= capture_two_three(rules, board, last, me);
+            break (last, LapEnd::TwoThree);
         }
         if count >= 2 {
             if RELAY {
                 o = last;
                 n = usize::from(count);
+                relay = true;
                 continue;
             }
-            break;
+            break (last, LapEnd::Occupied);
         }
         if CAP == ACROSS && usize::from(last >= 6) == me {
-            if let Some((nc, nh)) = capture_across(rules, c, h, last, me) {
-                (c, h, captured) = (nc, nh, true);
-            }
+            captured |= capture_across(rules, board, last, me);
         }
-        break;
-    }
-    Some(Sown {
-        cells: c,
-        lin: h,
-        captured,
-    })
+        break (last, LapEnd::EmptyPit);
+    };
+    board.ended(last, reason);
+    Some(captured)
 }
 
 /// One collect-on-4 lap in closed form. Each pit's drops are independent of the
