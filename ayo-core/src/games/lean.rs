@@ -43,8 +43,7 @@ enum Moves {
 ///   about one candidate (endless relays are struck off and redrawn).
 ///
 /// An end by lack of legal moves is only known once they are worked out:
-/// [`LeanGame::outcome`] works them out when needed, and
-/// [`LeanGame::known_outcome`] does not.
+/// [`LeanGame::outcome`] works them out when needed.
 ///
 /// ```
 /// use ayo_core::{Game, LeanGame, Rules};
@@ -150,7 +149,9 @@ impl LeanGame {
     }
 
     /// The outcome as far as known without sowing: an end by lack of legal
-    /// moves may still be undiscovered (see the type's docs).
+    /// moves may still be undiscovered (see the type's docs). For ayo's own
+    /// tests (the `testing` feature).
+    #[cfg(any(test, feature = "testing"))]
     pub fn known_outcome(&self) -> Option<Outcome> {
         self.outcome
     }

@@ -58,23 +58,35 @@ pub fn random_playout<R: Rng + ?Sized>(
     random_playout_on(kernel::active(), rules, start, rng, max_plies)
 }
 
-/// [`random_playout`] run by `kernel` (every kernel plays the same moves).
-pub fn random_playout_on<R: Rng + ?Sized>(
-    kernel: Kernel,
-    rules: &Rules,
-    start: Position,
-    rng: &mut R,
-    max_plies: u32,
-) -> Playout {
-    // One kernel function a family: each as small as the generic it runs.
-    with_family!(rules, |RELAY, CAP| kernel.run(
-        PlayoutLoop::<RELAY, CAP, R> {
-            rules,
-            start,
-            rng,
-            max_plies,
-        }
-    ))
+// Which kernel runs a playout is the caller's choice only in ayo's own
+// tests and timers (the `testing` feature): the item is public in a private
+// module, reachable only through the re-export below.
+#[cfg(feature = "testing")]
+pub use on_kernel::random_playout_on;
+#[cfg(not(feature = "testing"))]
+use on_kernel::random_playout_on;
+
+mod on_kernel {
+    use super::*;
+
+    /// [`random_playout`] run by `kernel` (every kernel plays the same moves).
+    pub fn random_playout_on<R: Rng + ?Sized>(
+        kernel: Kernel,
+        rules: &Rules,
+        start: Position,
+        rng: &mut R,
+        max_plies: u32,
+    ) -> Playout {
+        // One kernel function a family: each as small as the generic it runs.
+        with_family!(rules, |RELAY, CAP| kernel.run(
+            PlayoutLoop::<RELAY, CAP, R> {
+                rules,
+                start,
+                rng,
+                max_plies,
+            }
+        ))
+    }
 }
 
 /// [`random_playout`]'s arguments for one rule family, for [`Kernel::run`].
