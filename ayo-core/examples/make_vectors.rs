@@ -4,8 +4,8 @@
 //! Situations are found by seeded random play (fixed seeds, so the output is
 //! the same on every run) and a few hand-picked positions. Every expected
 //! result is cross-checked here against the seed-by-seed reading of the rules
-//! ([`ayo_core::trace::sow_seed_by_seed`]); the generator aborts if the engine
-//! and the reference disagree.
+//! (`tests/reference.rs`, which shares no code with the engine); the
+//! generator aborts if the engine and the reference disagree.
 //!
 //! Run: `cargo run --release -p ayo-core --example make_vectors`
 //! (add `--long-relay` to search for a terminating relay of 300+ laps and print it).
@@ -17,13 +17,17 @@ use std::time::Instant;
 
 use ayo_core::playout::perft;
 use ayo_core::record::position_to_text;
-use ayo_core::trace::{sow_seed_by_seed, Event, Trace};
+use ayo_core::trace::{Event, Trace};
+
+#[path = "../tests/reference.rs"]
+mod reference;
 use ayo_core::{
     Capture, EndReason, Feeding, FoursTo, Game, IllegalMove, Move, Outcome, Player, Position,
     Preset, Repetition, Rules, StuckSeeds,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use reference::sow_plain as sow_seed_by_seed;
 use serde_json::{json, Value};
 
 fn out_dir() -> PathBuf {
