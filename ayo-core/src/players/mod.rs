@@ -336,11 +336,10 @@ pub(crate) fn one_ply(game: &Game) -> Vec<MoveValue> {
                     probe.play(mv).expect("a listed child is legal");
                     let v = match probe.outcome() {
                         Some(o) => (Value::of_outcome(&o, me), ended),
-                        None => {
-                            let d =
-                                i32::from(child.store(me)) - i32::from(child.store(me.opponent()));
-                            (Value(d * Value::SEED), Basis::Search { depth: 1 })
-                        }
+                        None => (
+                            Value(child.margin(me) * Value::SEED),
+                            Basis::Search { depth: 1 },
+                        ),
                     };
                     probe.undo();
                     v
