@@ -582,10 +582,16 @@ impl CountedDatabase {
     /// its result at the result's own count. Returns the values checked and
     /// those that failed (0 for sound databases).
     pub fn verify(&self) -> (u64, u64) {
+        self.verify_from(0)
+    }
+
+    /// [`CountedDatabase::verify`] of the layers of `from` seeds or more
+    /// only (the lower layers are read as they are, to check them against).
+    pub fn verify_from(&self, from: usize) -> (u64, u64) {
         let rules = &self.rules;
         let mut checked = 0;
         let mut failed = 0;
-        for layer in self.layers.iter().flatten() {
+        for layer in self.layers.iter().flatten().filter(|l| l.n >= from) {
             let n = layer.n;
             let (c, f) = (0..layer.boards.div_ceil(CHUNK))
                 .into_par_iter()
