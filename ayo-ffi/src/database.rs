@@ -701,6 +701,7 @@ mod tests {
     use crate::rules::{ayo_rules_free, ayo_rules_new_preset};
     use ayo_core::players::{Agent, Budget};
     use ayo_core::{Game, Rules};
+    use ayo_solve::perfect::Perfect;
     use ayo_solve::DbError;
     use std::ffi::{CStr, CString};
     use std::path::PathBuf;
