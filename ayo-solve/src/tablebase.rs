@@ -39,9 +39,7 @@ use ayo_core::kernel::{self, Kernel};
 use ayo_core::players::{Agent, Budget};
 use ayo_core::{Move, Position, Rules};
 
-use crate::counted::{
-    counted_rules, CountedDatabase, CountedReport, MAX_COUNTED_SEEDS,
-};
+use crate::counted::{counted_rules, CountedDatabase, CountedReport, MAX_COUNTED_SEEDS};
 use crate::counted_search::CountedSolver;
 use crate::engine::Engine;
 use crate::index::rank;
@@ -193,8 +191,7 @@ pub trait ExactSearch: Send {
 
     /// The exact value of `pos` for its mover, expanding at most `nodes`
     /// more boards (`None`: no limit); `Ok(None)` when they run out.
-    fn value_within(&mut self, pos: &Position, nodes: Option<u64>)
-        -> Result<Option<i32>, DbError>;
+    fn value_within(&mut self, pos: &Position, nodes: Option<u64>) -> Result<Option<i32>, DbError>;
 }
 
 /// A `perfect` player over a [`Tablebase`].
@@ -400,11 +397,7 @@ impl ExactSearch for Solver {
         self.set_deadline(deadline)
     }
 
-    fn value_within(
-        &mut self,
-        pos: &Position,
-        nodes: Option<u64>,
-    ) -> Result<Option<i32>, DbError> {
+    fn value_within(&mut self, pos: &Position, nodes: Option<u64>) -> Result<Option<i32>, DbError> {
         // A spent budget answers nothing here, not even from the layers:
         // the board-only callers have always stopped there.
         if nodes == Some(0) {
@@ -442,11 +435,7 @@ impl ExactSearch for CountedSolver {
         self.set_deadline(deadline)
     }
 
-    fn value_within(
-        &mut self,
-        pos: &Position,
-        nodes: Option<u64>,
-    ) -> Result<Option<i32>, DbError> {
+    fn value_within(&mut self, pos: &Position, nodes: Option<u64>) -> Result<Option<i32>, DbError> {
         // A spent budget still answers from the layers and the table.
         self.set_budget(nodes);
         Ok(self.value(pos))
