@@ -127,6 +127,27 @@ pub(crate) fn nodes_of(budget: Budget) -> Option<u64> {
     }
 }
 
+/// The principal variation from `game` of a player of either kind: `first`,
+/// then the move `next` picks in each position reached, up to [`PV_PLIES`]
+/// plies or until it picks none.
+pub(crate) fn principal_variation(
+    game: &Game,
+    first: Move,
+    mut next: impl FnMut(&Game) -> Option<Move>,
+) -> Vec<Move> {
+    let mut pv = vec![first];
+    let mut line = game.clone();
+    line.play(first).expect("a scored move is legal");
+    while pv.len() < PV_PLIES {
+        let Some(mv) = next(&line) else {
+            break;
+        };
+        pv.push(mv);
+        line.play(mv).expect("a scored move is legal");
+    }
+    pv
+}
+
 /// The stores' difference for the player to move.
 pub(crate) fn banked(pos: &Position) -> i32 {
     let me = pos.to_move();
@@ -627,21 +648,12 @@ impl Agent for Perfect {
             other => other,
         };
         // The principal variation: both sides playing this player's choice.
-        let mut pv = vec![best.mv];
-        let mut line = game.clone();
-        line.play(best.mv).expect("a scored move is legal");
-        while pv.len() < PV_PLIES {
+        let pv = principal_variation(game, best.mv, |line| {
             let children = line.children().to_vec();
             let here = *line.position();
-            match self.score(&line, &here, &children) {
-                Some(s) => {
-                    let mv = Perfect::best(&s).mv;
-                    pv.push(mv);
-                    line.play(mv).expect("a scored move is legal");
-                }
-                None => break,
-            }
-        }
+            self.score(line, &here, &children)
+                .map(|s| Perfect::best(&s).mv)
+        });
         self.last = source;
         Analysis {
             best: Some(best.mv),

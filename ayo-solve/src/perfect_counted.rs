@@ -42,7 +42,8 @@ use ayo_core::{Game, Move, Rules};
 use crate::counted::CountedDatabase;
 use crate::counted_search::CountedSolver;
 use crate::perfect::{
-    banked, deadline_of, fallback_for, fallback_name_of, nodes_of, Source, PV_PLIES, TABLE_LIMIT,
+    banked, deadline_of, fallback_for, fallback_name_of, nodes_of, principal_variation, Source,
+    TABLE_LIMIT,
 };
 use crate::tablebase::Tablebase;
 
@@ -220,19 +221,9 @@ impl Agent for CountedPerfect {
                 basis,
             })
             .collect();
-        let mut pv = vec![best.mv];
-        let mut line = game.clone();
-        line.play(best.mv).expect("a scored move is legal");
-        while pv.len() < PV_PLIES {
-            match self.score(&line) {
-                Some(s) => {
-                    let mv = CountedPerfect::best(&s).mv;
-                    pv.push(mv);
-                    line.play(mv).expect("a scored move is legal");
-                }
-                None => break,
-            }
-        }
+        let pv = principal_variation(game, best.mv, |line| {
+            self.score(line).map(|s| CountedPerfect::best(&s).mv)
+        });
         self.last = source;
         Analysis {
             best: Some(best.mv),
