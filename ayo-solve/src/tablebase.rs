@@ -373,30 +373,37 @@ impl Tablebase for CountedDatabase {
 impl ExactSearch for Solver {
     type Db = Database;
 
+    #[inline]
     fn over(db: Arc<Database>) -> Self {
         Solver::new(db)
     }
 
+    #[inline]
     fn tablebase(&self) -> &Database {
         self.database()
     }
 
+    #[inline]
     fn nodes_so_far(&self) -> u64 {
         self.stats().nodes
     }
 
+    #[inline]
     fn table_entries(&self) -> usize {
         self.table_len()
     }
 
+    #[inline]
     fn empty_table(&mut self) {
         self.clear_table()
     }
 
+    #[inline]
     fn stop_at(&mut self, deadline: Option<Instant>) {
         self.set_deadline(deadline)
     }
 
+    #[inline]
     fn value_within(&mut self, pos: &Position, nodes: Option<u64>) -> Result<Option<i32>, DbError> {
         // A spent budget answers nothing here, not even from the layers:
         // the board-only callers have always stopped there.
@@ -411,30 +418,37 @@ impl ExactSearch for Solver {
 impl ExactSearch for CountedSolver {
     type Db = CountedDatabase;
 
+    #[inline]
     fn over(db: Arc<CountedDatabase>) -> Self {
         CountedSolver::new(db)
     }
 
+    #[inline]
     fn tablebase(&self) -> &CountedDatabase {
         self.database()
     }
 
+    #[inline]
     fn nodes_so_far(&self) -> u64 {
         self.nodes()
     }
 
+    #[inline]
     fn table_entries(&self) -> usize {
         self.table_len()
     }
 
+    #[inline]
     fn empty_table(&mut self) {
         self.clear_table()
     }
 
+    #[inline]
     fn stop_at(&mut self, deadline: Option<Instant>) {
         self.set_deadline(deadline)
     }
 
+    #[inline]
     fn value_within(&mut self, pos: &Position, nodes: Option<u64>) -> Result<Option<i32>, DbError> {
         // A spent budget still answers from the layers and the table.
         self.set_budget(nodes);
