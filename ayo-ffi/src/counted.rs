@@ -3,22 +3,23 @@
 //! `perfect` player (`ayo_solve::perfect_counted::CountedPerfect`).
 //!
 //! Only translation, as for the board-only databases (`database.rs`), whose
-//! error detail (`ayo_database_last_error`) these functions share: building,
-//! loading, checking, values and the search above the layers are
+//! error detail (`ayo_database_last_error`) these functions share, and
+//! whose bodies, written once for both kinds, they call with their handle:
+//! building, loading, checking, values and the search above the layers are
 //! `ayo-solve`'s.
 
-use std::path::Path;
 use std::sync::Arc;
 
-use ayo_solve::counted::{counted_rules, CountedDatabase};
-use ayo_solve::counted_search::CountedSolver;
-use ayo_solve::perfect_counted::CountedPerfect;
+use ayo_solve::counted::CountedDatabase;
 
-use crate::database::{check_max_seeds, guard_database, on_threads, rules_ref, same_rules};
+use crate::database::{
+    build_handle, guard_database, max_seeds_of, new_perfect_handle, open_handle, value_handle,
+    verify_handle, DatabaseHandle,
+};
 use crate::game::ayo_game;
-use crate::player::{ayo_player, budget, BudgetKindArg};
+use crate::player::{ayo_player, BudgetKindArg};
 use crate::result::ayo_result;
-use crate::util::{free_box, guard, in_str, need, out, query, Fail};
+use crate::util::{free_box, guard};
 
 /// The largest `max_seeds` of the counted databases (every seed of the start).
 pub const AYO_MAX_COUNTED_SEEDS: u32 = 48;
@@ -36,6 +37,19 @@ const _: () = assert!(AYO_MAX_COUNTED_SEEDS as usize == ayo_solve::counted::MAX_
 /// handle may be freed before or after them).
 pub struct ayo_counted_database {
     db: Arc<CountedDatabase>,
+}
+
+impl DatabaseHandle for ayo_counted_database {
+    type Db = CountedDatabase;
+    const MAX_SEEDS: u32 = AYO_MAX_COUNTED_SEEDS;
+
+    fn wrap(db: Arc<CountedDatabase>) -> Self {
+        ayo_counted_database { db }
+    }
+
+    fn db(&self) -> &Arc<CountedDatabase> {
+        &self.db
+    }
 }
 
 /// Builds the counted databases of `rules` (which need a move limit and no
@@ -64,20 +78,8 @@ pub unsafe extern "C" fn ayo_counted_database_build(
     threads: u32,
     out_database: *mut *mut ayo_counted_database,
 ) -> ayo_result {
-    guard_database(|| {
-        let rules = rules_ref(rules)?.rules;
-        // SAFETY: the caller's contract.
-        let dir = unsafe { in_str(dir, "dir") }?;
-        need(out_database, "out_database")?;
-        check_max_seeds(max_seeds, AYO_MAX_COUNTED_SEEDS)?;
-        let (db, _) = on_threads(threads, || {
-            CountedDatabase::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
-        })??;
-        let handle = Box::into_raw(Box::new(ayo_counted_database { db: Arc::new(db) }));
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(out_database, handle) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { build_handle(rules, max_seeds, dir, threads, out_database) })
 }
 
 /// Loads the counted databases of `rules` for `max_seeds` seeds from `dir`
@@ -97,18 +99,8 @@ pub unsafe extern "C" fn ayo_counted_database_open(
     dir: *const std::ffi::c_char,
     out_database: *mut *mut ayo_counted_database,
 ) -> ayo_result {
-    guard_database(|| {
-        let rules = rules_ref(rules)?.rules;
-        // SAFETY: the caller's contract.
-        let dir = unsafe { in_str(dir, "dir") }?;
-        need(out_database, "out_database")?;
-        check_max_seeds(max_seeds, AYO_MAX_COUNTED_SEEDS)?;
-        let db = CountedDatabase::open(&rules, max_seeds as usize, Path::new(dir))?;
-        let handle = Box::into_raw(Box::new(ayo_counted_database { db: Arc::new(db) }));
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(out_database, handle) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { open_handle(rules, dir, Some(max_seeds), out_database) })
 }
 
 /// Releases a counted-database handle; NULL does nothing. Its players keep
@@ -136,11 +128,7 @@ pub unsafe extern "C" fn ayo_counted_database_max_seeds(
     max_seeds: *mut u32,
 ) -> ayo_result {
     // SAFETY: the caller's contract.
-    unsafe {
-        query(database, "database", max_seeds, "max_seeds", |d| {
-            Ok(d.db.max_seeds() as u32)
-        })
-    }
+    unsafe { max_seeds_of(database, max_seeds) }
 }
 
 /// Re-checks every stored value (every layer held, every no-capture count)
@@ -165,20 +153,8 @@ pub unsafe extern "C" fn ayo_counted_database_verify(
     checked: *mut u64,
     failed: *mut u64,
 ) -> ayo_result {
-    guard_database(|| {
-        // SAFETY: NULL or live, by the caller's contract.
-        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
-        need(checked, "checked")?;
-        need(failed, "failed")?;
-        let db = &d.db;
-        let (c, f) = on_threads(threads, || db.verify())?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe {
-            out(checked, c);
-            out(failed, f);
-        }
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { verify_handle(database, threads, checked, failed) })
 }
 
 /// The exact value of the current position of `game` for the player to
@@ -207,28 +183,8 @@ pub unsafe extern "C" fn ayo_counted_database_value(
     solved: *mut u8,
     value: *mut i32,
 ) -> ayo_result {
-    guard_database(|| {
-        // SAFETY: NULL or live, by the caller's contract.
-        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
-        // SAFETY: NULL or live, by the caller's contract.
-        let g = unsafe { game.as_ref() }
-            .map(ayo_game::core)
-            .ok_or_else(|| Fail::null("game"))?;
-        need(solved, "solved")?;
-        need(value, "value")?;
-        same_rules(g, d.db.rules(), d.db.key(), counted_rules)?;
-        let mut solver = CountedSolver::new(Arc::clone(&d.db));
-        solver.set_budget((nodes > 0).then_some(nodes));
-        let v = solver.value(g.position());
-        // SAFETY: solved and value non-NULL; valid by the caller's contract.
-        unsafe {
-            out(solved, u8::from(v.is_some()));
-            if let Some(v) = v {
-                out(value, v);
-            }
-        }
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { value_handle(database, game, nodes, solved, value) })
 }
 
 /// Makes a `perfect` player over counted databases: every legal move's
@@ -250,14 +206,6 @@ pub unsafe extern "C" fn ayo_player_new_perfect_counted(
     seed: u64,
     out_player: *mut *mut ayo_player,
 ) -> ayo_result {
-    guard(|| {
-        // SAFETY: NULL or live, by the caller's contract.
-        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
-        need(out_player, "out_player")?;
-        let budget = budget(budget_kind, amount)?;
-        let player = CountedPerfect::new(Arc::clone(&d.db), budget, seed);
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(out_player, ayo_player::boxed(player)) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard(|| unsafe { new_perfect_handle(database, budget_kind, amount, seed, out_player) })
 }

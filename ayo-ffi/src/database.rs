@@ -4,6 +4,12 @@
 //! Only translation: building, loading, checking and every value are
 //! `ayo-solve`'s. A database is immutable once made, so the handle holds it in
 //! an `Arc` that `perfect` players share.
+//!
+//! The bodies are written once for both kinds of databases, over
+//! `ayo_solve::tablebase::Tablebase` ([`DatabaseHandle`]): the
+//! `ayo_database_*` functions here and the `ayo_counted_database_*` ones
+//! (`counted.rs`) each only pass their handle type on, inside their own
+//! panic boundary.
 
 use std::cell::RefCell;
 use std::ffi::c_char;
@@ -11,7 +17,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
-use ayo_solve::perfect::{Perfect, Source};
+use ayo_solve::perfect::Source;
+use ayo_solve::tablebase::{ExactSearch, PerfectPlayer, Tablebase};
 use ayo_solve::threads::{run_on_threads, PoolError};
 use ayo_solve::Database;
 
@@ -47,10 +54,237 @@ pub struct ayo_database {
     db: Arc<Database>,
 }
 
-impl ayo_database {
-    fn boxed(db: Database) -> *mut ayo_database {
-        Box::into_raw(Box::new(ayo_database { db: Arc::new(db) }))
+impl DatabaseHandle for ayo_database {
+    type Db = Database;
+    const MAX_SEEDS: u32 = AYO_MAX_DATABASE_SEEDS;
+
+    fn wrap(db: Arc<Database>) -> Self {
+        ayo_database { db }
     }
+
+    fn db(&self) -> &Arc<Database> {
+        &self.db
+    }
+}
+
+/// The C handle of one kind of databases: what the bodies written once
+/// over both kinds need of it.
+pub(crate) trait DatabaseHandle: Sized {
+    /// The databases it holds.
+    type Db: Tablebase;
+    /// The largest `max_seeds` (the header's constant for this kind).
+    const MAX_SEEDS: u32;
+    /// A handle holding `db`.
+    fn wrap(db: Arc<Self::Db>) -> Self;
+    /// The databases held.
+    fn db(&self) -> &Arc<Self::Db>;
+}
+
+/// `*out_database` = a new handle of `H` holding `db`, owned by the caller.
+///
+/// # Safety
+/// `out_database` checked non-NULL and valid for a write.
+unsafe fn out_handle<H: DatabaseHandle>(out_database: *mut *mut H, db: H::Db) {
+    let handle = Box::into_raw(Box::new(H::wrap(Arc::new(db))));
+    // SAFETY: the caller's contract.
+    unsafe { out(out_database, handle) };
+}
+
+/// The handle behind `database`, or the NULL failure.
+///
+/// # Safety
+/// `database` NULL or live.
+unsafe fn handle_ref<'a, H>(database: *const H) -> Result<&'a H, Fail> {
+    // SAFETY: the caller's contract.
+    unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))
+}
+
+/// The body of `ayo_database_build` and `ayo_counted_database_build`.
+///
+/// # Safety
+/// As for those functions.
+pub(crate) unsafe fn build_handle<H: DatabaseHandle>(
+    rules: *const ayo_rules,
+    max_seeds: u32,
+    dir: *const c_char,
+    threads: u32,
+    out_database: *mut *mut H,
+) -> Result<(), Fail> {
+    let rules = rules_ref(rules)?.rules;
+    // SAFETY: the caller's contract.
+    let dir = unsafe { in_str(dir, "dir") }?;
+    need(out_database, "out_database")?;
+    check_max_seeds(max_seeds, H::MAX_SEEDS)?;
+    let (db, _reports) = on_threads(threads, || {
+        H::Db::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
+    })??;
+    // SAFETY: checked non-NULL; valid by the caller's contract.
+    unsafe { out_handle(out_database, db) };
+    Ok(())
+}
+
+/// The body of `ayo_database_open` (`max_seeds` `None`: every layer found),
+/// `ayo_database_open_up_to` and `ayo_counted_database_open`.
+///
+/// # Safety
+/// As for those functions.
+pub(crate) unsafe fn open_handle<H: DatabaseHandle>(
+    rules: *const ayo_rules,
+    dir: *const c_char,
+    max_seeds: Option<u32>,
+    out_database: *mut *mut H,
+) -> Result<(), Fail> {
+    let r = rules_ref(rules)?;
+    // SAFETY: the caller's contract.
+    let dir = unsafe { in_str(dir, "dir") }?;
+    need(out_database, "out_database")?;
+    let db = match max_seeds {
+        Some(n) => {
+            check_max_seeds(n, H::MAX_SEEDS)?;
+            H::Db::open(&r.rules, n as usize, Path::new(dir))?
+        }
+        None => H::Db::open_all(&r.rules, Path::new(dir))?,
+    };
+    // SAFETY: checked non-NULL; valid by the caller's contract.
+    unsafe { out_handle(out_database, db) };
+    Ok(())
+}
+
+/// The body of `ayo_database_max_seeds` and `ayo_counted_database_max_seeds`.
+///
+/// # Safety
+/// As for those functions.
+pub(crate) unsafe fn max_seeds_of<H: DatabaseHandle>(
+    database: *const H,
+    max_seeds: *mut u32,
+) -> ayo_result {
+    // SAFETY: the caller's contract.
+    unsafe {
+        query(database, "database", max_seeds, "max_seeds", |d| {
+            Ok(d.db().max_seeds() as u32)
+        })
+    }
+}
+
+/// The body of `ayo_database_verify` and `ayo_counted_database_verify`.
+///
+/// # Safety
+/// As for those functions.
+pub(crate) unsafe fn verify_handle<H: DatabaseHandle>(
+    database: *const H,
+    threads: u32,
+    checked: *mut u64,
+    failed: *mut u64,
+) -> Result<(), Fail> {
+    // SAFETY: the caller's contract.
+    let d = unsafe { handle_ref(database) }?;
+    need(checked, "checked")?;
+    need(failed, "failed")?;
+    let db = d.db();
+    let report = on_threads(threads, || H::Db::checked(&db.verify_layers(0, true)))?;
+    // SAFETY: checked non-NULL; valid by the caller's contract.
+    unsafe {
+        out(checked, report.checked);
+        out(failed, report.failed);
+    }
+    Ok(())
+}
+
+/// The handle and the game of a call that reads a position, checked: both
+/// live, the game played by the databases' rules.
+///
+/// # Safety
+/// `database` and `game` NULL or live.
+unsafe fn handle_and_game<'a, H: DatabaseHandle>(
+    database: *const H,
+    game: *const ayo_game,
+) -> Result<(&'a H, &'a ayo_core::Game), Fail> {
+    // SAFETY: the caller's contract.
+    let d = unsafe { handle_ref(database) }?;
+    // SAFETY: NULL or live, by the caller's contract.
+    let g = unsafe { game.as_ref() }
+        .map(ayo_game::core)
+        .ok_or_else(|| Fail::null("game"))?;
+    Ok((d, g))
+}
+
+/// The body of `ayo_database_bounds`.
+///
+/// # Safety
+/// As for that function.
+pub(crate) unsafe fn bounds_handle<H: DatabaseHandle>(
+    database: *const H,
+    game: *const ayo_game,
+    held: *mut u8,
+    lo: *mut i32,
+    hi: *mut i32,
+) -> Result<(), Fail> {
+    // SAFETY: the caller's contract.
+    let (d, g) = unsafe { handle_and_game(database, game) }?;
+    need(held, "held")?;
+    need(lo, "lo")?;
+    need(hi, "hi")?;
+    same_rules(g, &**d.db())?;
+    let bounds = d.db().bounds(g.position());
+    // SAFETY: held, lo and hi non-NULL; valid by the caller's contract.
+    unsafe {
+        out(held, u8::from(bounds.is_some()));
+        if let Some((l, h)) = bounds {
+            out(lo, l);
+            out(hi, h);
+        }
+    }
+    Ok(())
+}
+
+/// The body of `ayo_counted_database_value`: the exact search over the
+/// handle's kind within `nodes` (0: no limit).
+///
+/// # Safety
+/// As for that function.
+pub(crate) unsafe fn value_handle<H: DatabaseHandle>(
+    database: *const H,
+    game: *const ayo_game,
+    nodes: u64,
+    solved: *mut u8,
+    value: *mut i32,
+) -> Result<(), Fail> {
+    // SAFETY: the caller's contract.
+    let (d, g) = unsafe { handle_and_game(database, game) }?;
+    need(solved, "solved")?;
+    need(value, "value")?;
+    same_rules(g, &**d.db())?;
+    let mut search = <H::Db as Tablebase>::Search::over(Arc::clone(d.db()));
+    let v = search.value_within(g.position(), (nodes > 0).then_some(nodes))?;
+    // SAFETY: solved and value non-NULL; valid by the caller's contract.
+    unsafe {
+        out(solved, u8::from(v.is_some()));
+        if let Some(v) = v {
+            out(value, v);
+        }
+    }
+    Ok(())
+}
+
+/// The body of `ayo_player_new_perfect` and `ayo_player_new_perfect_counted`.
+///
+/// # Safety
+/// As for those functions.
+pub(crate) unsafe fn new_perfect_handle<H: DatabaseHandle>(
+    database: *const H,
+    budget_kind: BudgetKindArg,
+    amount: u64,
+    seed: u64,
+    out_player: *mut *mut ayo_player,
+) -> Result<(), Fail> {
+    // SAFETY: the caller's contract.
+    let d = unsafe { handle_ref(database) }?;
+    need(out_player, "out_player")?;
+    let budget = budget(budget_kind, amount)?;
+    let player = <H::Db as Tablebase>::Perfect::over(Arc::clone(d.db()), budget, seed);
+    // SAFETY: checked non-NULL; valid by the caller's contract.
+    unsafe { out(out_player, ayo_player::boxed(player)) };
+    Ok(())
 }
 
 thread_local! {
@@ -186,34 +420,21 @@ pub unsafe extern "C" fn ayo_database_open(
     dir: *const c_char,
     out_database: *mut *mut ayo_database,
 ) -> ayo_result {
-    guard_database(|| {
-        let r = rules_ref(rules)?;
-        // SAFETY: the caller's contract.
-        let dir = unsafe { in_str(dir, "dir") }?;
-        need(out_database, "out_database")?;
-        let db = Database::open_all(&r.rules, Path::new(dir))?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(out_database, ayo_database::boxed(db)) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { open_handle(rules, dir, None, out_database) })
 }
 
-/// Checks that `game` is played by the rules `held` of databases of `key`,
-/// once `solvable` has made its rules those a database is built for.
-pub(crate) fn same_rules(
-    game: &ayo_core::Game,
-    held: &ayo_core::Rules,
-    key: &str,
-    solvable: fn(&ayo_core::Rules) -> Result<ayo_core::Rules, ayo_solve::DbError>,
-) -> Result<(), Fail> {
-    if solvable(game.rules()).is_ok_and(|r| r == *held) {
+/// Checks that `game` is played by the rules of `db` (any target).
+fn same_rules<T: Tablebase>(game: &ayo_core::Game, db: &T) -> Result<(), Fail> {
+    if db.plays(game.rules()) {
         return Ok(());
     }
     Err(Fail::new(
         ayo_result::DatabaseRulesMismatch,
         format!(
-            "the game is played by `{}`, these databases are for `{key}`",
-            game.rules()
+            "the game is played by `{}`, these databases are for `{}`",
+            game.rules(),
+            db.key()
         ),
     ))
 }
@@ -247,17 +468,8 @@ pub unsafe extern "C" fn ayo_database_open_up_to(
     max_seeds: u32,
     out_database: *mut *mut ayo_database,
 ) -> ayo_result {
-    guard_database(|| {
-        let r = rules_ref(rules)?;
-        // SAFETY: the caller's contract.
-        let dir = unsafe { in_str(dir, "dir") }?;
-        need(out_database, "out_database")?;
-        check_max_seeds(max_seeds, AYO_MAX_DATABASE_SEEDS)?;
-        let db = Database::open(&r.rules, max_seeds as usize, Path::new(dir))?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(out_database, ayo_database::boxed(db)) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { open_handle(rules, dir, Some(max_seeds), out_database) })
 }
 
 /// Builds the endgame databases of `rules` for every board of 0 to
@@ -301,19 +513,8 @@ pub unsafe extern "C" fn ayo_database_build(
     threads: u32,
     out_database: *mut *mut ayo_database,
 ) -> ayo_result {
-    guard_database(|| {
-        let rules = rules_ref(rules)?.rules;
-        // SAFETY: the caller's contract.
-        let dir = unsafe { in_str(dir, "dir") }?;
-        need(out_database, "out_database")?;
-        check_max_seeds(max_seeds, AYO_MAX_DATABASE_SEEDS)?;
-        let (db, _reports) = on_threads(threads, || {
-            Database::build(&rules, max_seeds as usize, Some(Path::new(dir)), true)
-        })??;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(out_database, ayo_database::boxed(db)) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { build_handle(rules, max_seeds, dir, threads, out_database) })
 }
 
 /// Releases a database handle. `ayo_database_free(NULL)` does nothing.
@@ -347,11 +548,7 @@ pub unsafe extern "C" fn ayo_database_max_seeds(
     max_seeds: *mut u32,
 ) -> ayo_result {
     // SAFETY: the caller's contract.
-    unsafe {
-        query(database, "database", max_seeds, "max_seeds", |d| {
-            Ok(d.db.max_seeds() as u32)
-        })
-    }
+    unsafe { max_seeds_of(database, max_seeds) }
 }
 
 /// Re-checks every stored value against the values of its successors
@@ -377,20 +574,8 @@ pub unsafe extern "C" fn ayo_database_verify(
     checked: *mut u64,
     failed: *mut u64,
 ) -> ayo_result {
-    guard_database(|| {
-        // SAFETY: NULL or live, by the caller's contract.
-        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
-        need(checked, "checked")?;
-        need(failed, "failed")?;
-        let db = &d.db;
-        let report = on_threads(threads, || db.verify(true))?;
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe {
-            out(checked, report.checked);
-            out(failed, report.failed);
-        }
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { verify_handle(database, threads, checked, failed) })
 }
 
 /// The bounds of the current position of `game` under every scoring of
@@ -421,28 +606,8 @@ pub unsafe extern "C" fn ayo_database_bounds(
     lo: *mut i32,
     hi: *mut i32,
 ) -> ayo_result {
-    guard_database(|| {
-        // SAFETY: NULL or live, by the caller's contract.
-        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
-        // SAFETY: NULL or live, by the caller's contract.
-        let g = unsafe { game.as_ref() }
-            .map(ayo_game::core)
-            .ok_or_else(|| Fail::null("game"))?;
-        need(held, "held")?;
-        need(lo, "lo")?;
-        need(hi, "hi")?;
-        same_rules(g, d.db.rules(), d.db.key(), ayo_solve::solve_rules)?;
-        let bounds = d.db.bounds(g.position());
-        // SAFETY: held, lo and hi non-NULL; valid by the caller's contract.
-        unsafe {
-            out(held, u8::from(bounds.is_some()));
-            if let Some((l, h)) = bounds {
-                out(lo, l);
-                out(hi, h);
-            }
-        }
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard_database(|| unsafe { bounds_handle(database, game, held, lo, hi) })
 }
 
 /// Makes a `perfect` player over `database`: for each move it reads the
@@ -485,16 +650,8 @@ pub unsafe extern "C" fn ayo_player_new_perfect(
     seed: u64,
     out_player: *mut *mut ayo_player,
 ) -> ayo_result {
-    guard(|| {
-        // SAFETY: NULL or live, by the caller's contract.
-        let d = unsafe { database.as_ref() }.ok_or_else(|| Fail::null("database"))?;
-        need(out_player, "out_player")?;
-        let budget = budget(budget_kind, amount)?;
-        let player = Perfect::new(Arc::clone(&d.db), budget, seed);
-        // SAFETY: checked non-NULL; valid by the caller's contract.
-        unsafe { out(out_player, ayo_player::boxed(player)) };
-        Ok(())
-    })
+    // SAFETY: the caller's contract.
+    guard(|| unsafe { new_perfect_handle(database, budget_kind, amount, seed, out_player) })
 }
 
 /// Writes where a `perfect` player's last `ayo_player_choose` or
@@ -544,6 +701,7 @@ mod tests {
     use crate::rules::{ayo_rules_free, ayo_rules_new_preset};
     use ayo_core::players::{Agent, Budget};
     use ayo_core::{Game, Rules};
+    use ayo_solve::perfect::Perfect;
     use ayo_solve::DbError;
     use std::ffi::{CStr, CString};
     use std::path::PathBuf;

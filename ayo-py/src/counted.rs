@@ -1,21 +1,23 @@
 //! Counted databases (`ayo_solve::counted`: rules with a move limit, values
 //! of board and no-capture count) for Python: `CountedDatabase`.
 //!
-//! Only translation, as for `Database` (`solve.rs`): building, loading and
-//! searching are ayo-solve's, with the GIL released.
+//! Only translation, as for `Database` (`solve.rs`), with whom its
+//! bodies are written once over `ayo_solve::tablebase::Tablebase`:
+//! building, loading and searching are ayo-solve's, with the GIL released.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use ayo_core::Position;
-use ayo_solve::counted::{counted_rules, CountedDatabase, MAX_COUNTED_SEEDS};
-use ayo_solve::counted_search::CountedSolver;
+use ayo_solve::counted::CountedDatabase;
+use ayo_solve::tablebase::Tablebase;
 use pyo3::prelude::*;
 
-use crate::errors::{self, Wide};
+use crate::errors::Wide;
 use crate::rules::PyRules;
 use crate::solve::{
-    checked_nodes, on_threads, position_for, rules_arg, threads_arg, PathArg, DEFAULT_NODES,
+    build_tablebase, checked_nodes, open_tablebase, position_for, rules_arg, search_move_values,
+    search_value, verify_tablebase, PathArg, DEFAULT_NODES,
 };
 
 /// Counted databases of one rule set with a move limit, and an exact search
@@ -28,30 +30,8 @@ pub(crate) struct PyCountedDatabase {
 
 impl PyCountedDatabase {
     fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
-        position_for(obj, self.db.key(), self.db.rules(), counted_rules)
+        position_for(obj, &*self.db)
     }
-}
-
-/// The exact value of every legal move of `pos` (action, the mover's
-/// captures from now on minus the opponent's, the count the move leaves
-/// included), within `nodes` expanded boards in all; None when the budget
-/// runs out.
-fn move_values(
-    db: Arc<CountedDatabase>,
-    pos: &Position,
-    nodes: Option<u64>,
-) -> Option<Vec<(u8, i32)>> {
-    let rules = *db.rules();
-    let mut solver = CountedSolver::new(db);
-    solver.set_budget(nodes);
-    let me = pos.to_move();
-    let mut out = Vec::new();
-    for (mv, child) in pos.children(&rules).iter() {
-        let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
-            - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
-        out.push((mv.action(), gain - solver.value(child)?));
-    }
-    Some(out)
 }
 
 #[pymethods]
@@ -73,21 +53,10 @@ impl PyCountedDatabase {
         dir: Option<PathArg>,
         threads: Option<Wide>,
     ) -> PyResult<Self> {
-        let max_seeds = max_seeds.size("max_seeds", MAX_COUNTED_SEEDS)?;
-        let threads = threads_arg(threads)?;
-        let dir = dir.map(|d| d.0);
-        let rules = rules_arg(rules)?;
-        let target = dir.clone();
-        let (db, _) = py
-            .detach(move || {
-                on_threads(threads, || {
-                    CountedDatabase::build(&rules, max_seeds, target.as_deref(), true)
-                })
-            })?
-            .map_err(errors::database)?;
+        let built = build_tablebase::<CountedDatabase>(py, rules, max_seeds, dir, threads, true)?;
         Ok(PyCountedDatabase {
-            db: Arc::new(db),
-            dir,
+            db: built.db,
+            dir: built.dir,
         })
     }
 
@@ -102,28 +71,14 @@ impl PyCountedDatabase {
         dir: PathArg,
         max_seeds: Option<Wide>,
     ) -> PyResult<Self> {
-        let max_seeds = max_seeds
-            .map(|m| m.size("max_seeds", MAX_COUNTED_SEEDS))
-            .transpose()?;
-        let rules = rules_arg(rules)?;
-        let dir = dir.0;
-        let d = dir.clone();
-        let db = py
-            .detach(move || match max_seeds {
-                Some(n) => CountedDatabase::open(&rules, n, &d),
-                None => CountedDatabase::open_all(&rules, &d),
-            })
-            .map_err(errors::database)?;
-        Ok(PyCountedDatabase {
-            db: Arc::new(db),
-            dir: Some(dir),
-        })
+        let (db, dir) = open_tablebase::<CountedDatabase>(py, rules, dir, max_seeds)?;
+        Ok(PyCountedDatabase { db, dir: Some(dir) })
     }
 
     /// Whether `rules` can have counted databases (a move limit, no repetition rule).
     #[staticmethod]
     fn solvable(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(counted_rules(&rules_arg(rules)?).is_ok())
+        Ok(CountedDatabase::solvable(&rules_arg(rules)?).is_ok())
     }
 
     /// The rules the values are for: the given rules without a target.
@@ -155,9 +110,7 @@ impl PyCountedDatabase {
     /// The layers held (seed counts), ascending.
     #[getter]
     fn layers(&self) -> Vec<usize> {
-        (0..=self.db.max_seeds())
-            .filter(|&n| self.db.layers()[n].is_some())
-            .collect()
+        self.db.layers_held()
     }
 
     /// The folder of the layer files (None when built in memory).
@@ -174,9 +127,8 @@ impl PyCountedDatabase {
     /// `threads` as for `build`. Releases the GIL.
     #[pyo3(signature = (*, threads = None))]
     fn verify(&self, py: Python<'_>, threads: Option<Wide>) -> PyResult<(u64, u64)> {
-        let threads = threads_arg(threads)?;
-        let db = Arc::clone(&self.db);
-        py.detach(move || on_threads(threads, || db.verify()))
+        let (c, _) = verify_tablebase(py, &self.db, 0, true, threads)?;
+        Ok((c.checked, c.failed))
     }
 
     /// The exact value of `position` (an `ayo.Game`, or a position record
@@ -193,12 +145,7 @@ impl PyCountedDatabase {
     ) -> PyResult<Option<i32>> {
         let pos = self.position_of(position)?;
         let nodes = checked_nodes(nodes)?;
-        let db = Arc::clone(&self.db);
-        Ok(py.detach(move || {
-            let mut solver = CountedSolver::new(db);
-            solver.set_budget(nodes);
-            solver.value(&pos)
-        }))
+        search_value(py, &self.db, pos, nodes)
     }
 
     /// The exact value (as for `value`) of every legal move of `position`:
@@ -215,9 +162,7 @@ impl PyCountedDatabase {
     ) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
         let pos = self.position_of(position)?;
         let nodes = checked_nodes(nodes)?;
-        let db = Arc::clone(&self.db);
-        let values = py.detach(move || move_values(db, &pos, nodes));
-        Ok(values.map(|v| v.into_iter().collect()))
+        search_move_values(py, &self.db, pos, nodes)
     }
 
     fn __repr__(&self) -> String {

@@ -8,6 +8,10 @@
 //! (None or 0: every core; at most `MAX_THREADS`, as in C). Every
 //! `ayo_solve::DbError` becomes an `ayo.DatabaseError` with the same text
 //! (`DbError::OutOfMemory`: a `MemoryError`).
+//!
+//! What `Database` and `CountedDatabase` (`counted.rs`) share is written
+//! once here, over `ayo_solve::tablebase::Tablebase`: building, opening,
+//! checking, the positions' rules, values and move values.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,10 +19,9 @@ use std::time::Instant;
 
 use ayo_core::{record, Game, Position, Repetition, Rules};
 use ayo_solve::repetition::RepetitionSearch;
+use ayo_solve::tablebase::{self, ExactSearch, Tablebase};
 use ayo_solve::threads::run_on_threads;
-use ayo_solve::{
-    solve_rules, Database, DbError, LayerReport, Solver, VerifyReport, MAX_DATABASE_SEEDS,
-};
+use ayo_solve::{Database, DbError, LayerReport, VerifyReport, MAX_DATABASE_SEEDS};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -206,16 +209,10 @@ pub(crate) fn rules_arg(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
 }
 
 /// The position of `obj` (an `ayo.Game`, or a position record whose rules
-/// field may be left out, for databases of `key`), checked to be for the
-/// databases' rules `held` once `solvable` has made them the rules a database
-/// is built for (board-only and counted databases alike).
-pub(crate) fn position_for(
-    obj: &Bound<'_, PyAny>,
-    key: &str,
-    held: &Rules,
-    solvable: fn(&Rules) -> Result<Rules, DbError>,
-) -> PyResult<Position> {
+/// field may be left out), checked to be for the rules of `db` (any target).
+pub(crate) fn position_for<T: Tablebase>(obj: &Bound<'_, PyAny>, db: &T) -> PyResult<Position> {
     let py = obj.py();
+    let key = db.key();
     let text: String = if obj.is_instance_of::<PyString>() {
         obj.extract::<RecText>()?.0
     } else {
@@ -232,8 +229,8 @@ pub(crate) fn position_for(
     } else {
         record::parse_position(&text).map_err(|e| errors::record_in(py, e, &text))?
     };
-    let solved = solvable(&rules).map_err(errors::database)?;
-    if solved != *held {
+    let solved = T::solvable(&rules).map_err(errors::database)?;
+    if solved != *db.rules() {
         return Err(errors::database_kind(
             py,
             "rules_mismatch",
@@ -255,9 +252,119 @@ pub(crate) fn checked_nodes(nodes: Option<Wide>) -> PyResult<Option<u64>> {
     }
 }
 
+/// Databases just built: their folder and the layers' reports.
+pub(crate) struct Built<T: Tablebase> {
+    pub(crate) db: Arc<T>,
+    pub(crate) dir: Option<PathBuf>,
+    pub(crate) reports: Vec<T::Report>,
+}
+
+/// Builds the databases of kind `T` (`Database.build`, `CountedDatabase.build`):
+/// the arguments checked, then the build on `threads` threads with the GIL
+/// released.
+pub(crate) fn build_tablebase<T: Tablebase>(
+    py: Python<'_>,
+    rules: &Bound<'_, PyAny>,
+    max_seeds: Wide,
+    dir: Option<PathArg>,
+    threads: Option<Wide>,
+    quiet: bool,
+) -> PyResult<Built<T>> {
+    let max_seeds = max_seeds.size("max_seeds", T::MAX_SEEDS)?;
+    let threads = threads_arg(threads)?;
+    let dir = dir.map(|d| d.0);
+    let rules = rules_arg(rules)?;
+    let target = dir.clone();
+    let (db, reports) = py
+        .detach(move || {
+            on_threads(threads, || {
+                T::build(&rules, max_seeds, target.as_deref(), quiet)
+            })
+        })?
+        .map_err(errors::database)?;
+    Ok(Built {
+        db: Arc::new(db),
+        dir,
+        reports,
+    })
+}
+
+/// Loads the databases of kind `T` from `dir` (`Database.open`,
+/// `CountedDatabase.open`): exactly those for `max_seeds`, or (None) those
+/// for the largest seed count found. Releases the GIL while reading.
+pub(crate) fn open_tablebase<T: Tablebase>(
+    py: Python<'_>,
+    rules: &Bound<'_, PyAny>,
+    dir: PathArg,
+    max_seeds: Option<Wide>,
+) -> PyResult<(Arc<T>, PathBuf)> {
+    let max_seeds = max_seeds
+        .map(|m| m.size("max_seeds", T::MAX_SEEDS))
+        .transpose()?;
+    let dir = dir.0;
+    let rules = rules_arg(rules)?;
+    let d = dir.clone();
+    let db = py
+        .detach(move || match max_seeds {
+            Some(n) => T::open(&rules, n, &d),
+            None => T::open_all(&rules, &d),
+        })
+        .map_err(errors::database)?;
+    Ok((Arc::new(db), dir))
+}
+
+/// Re-checks the layers `from_seeds..` of `db` on `threads` threads, the
+/// GIL released: the kind's report and the seconds it took.
+pub(crate) fn verify_tablebase<T: Tablebase>(
+    py: Python<'_>,
+    db: &Arc<T>,
+    from_seeds: usize,
+    quiet: bool,
+    threads: Option<Wide>,
+) -> PyResult<(T::Verified, f64)> {
+    let threads = threads_arg(threads)?;
+    let db = Arc::clone(db);
+    py.detach(move || {
+        on_threads(threads, || {
+            let t0 = Instant::now();
+            let r = db.verify_layers(from_seeds, quiet);
+            (r, t0.elapsed().as_secs_f64())
+        })
+    })
+}
+
+/// The exact value of `pos` for its mover from `db` and the search above
+/// it, within `nodes` expanded boards (None: no limit), the GIL released;
+/// None when they run out.
+pub(crate) fn search_value<T: Tablebase>(
+    py: Python<'_>,
+    db: &Arc<T>,
+    pos: Position,
+    nodes: Option<u64>,
+) -> PyResult<Option<i32>> {
+    let db = Arc::clone(db);
+    py.detach(move || T::Search::over(db).value_within(&pos, nodes))
+        .map_err(errors::database)
+}
+
+/// The exact value of every legal move of `pos` (action → value), within
+/// `nodes` expanded boards in all, the GIL released; None when they run out.
+pub(crate) fn search_move_values<T: Tablebase>(
+    py: Python<'_>,
+    db: &Arc<T>,
+    pos: Position,
+    nodes: Option<u64>,
+) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
+    let db = Arc::clone(db);
+    let values = py
+        .detach(move || tablebase::move_values(db, &pos, nodes))
+        .map_err(errors::database)?;
+    Ok(values.map(|v| v.into_iter().map(|(mv, v)| (mv.action(), v)).collect()))
+}
+
 impl PyDatabase {
     fn position_of(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
-        position_for(obj, self.db.key(), self.db.rules(), solve_rules)
+        position_for(obj, &*self.db)
     }
 
     /// Under a repetition rule, the game `obj` stands for: an `ayo.Game`
@@ -313,34 +420,6 @@ fn repetition_value(
     Ok(repetition_move_values(db, game, nodes)?.and_then(|m| m.iter().map(|&(_, v)| v).max()))
 }
 
-/// The exact value of every legal move of `pos` under `rules` (action,
-/// the mover's captures from now on minus the opponent's), within `nodes`
-/// expanded boards in all; None when the budget runs out.
-fn move_values(
-    db: Arc<Database>,
-    pos: &Position,
-    nodes: Option<u64>,
-) -> Result<Option<Vec<(u8, i32)>>, DbError> {
-    let rules = *db.rules();
-    let mut solver = Solver::new(db);
-    let me = pos.to_move();
-    let mut out = Vec::new();
-    for (mv, child) in pos.children(&rules).iter() {
-        let used = solver.stats().nodes;
-        if nodes.is_some_and(|n| used >= n) {
-            return Ok(None);
-        }
-        solver.set_budget(nodes.map(|n| n - used));
-        let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
-            - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
-        let Some(rest) = solver.value(child)? else {
-            return Ok(None);
-        };
-        out.push((mv.action(), gain - rest));
-    }
-    Ok(Some(out))
-}
-
 #[pymethods]
 impl PyDatabase {
     /// Builds every layer `0..=max_seeds` of `rules` (a `Rules`, a preset
@@ -366,20 +445,10 @@ impl PyDatabase {
         threads: Option<Wide>,
         progress: bool,
     ) -> PyResult<Self> {
-        let max_seeds = max_seeds.size("max_seeds", MAX_DATABASE_SEEDS)?;
-        let threads = threads_arg(threads)?;
-        let dir = dir.map(|d| d.0);
-        let rules = rules_arg(rules)?;
-        let target = dir.clone();
-        let (db, reports) = py
-            .detach(move || {
-                on_threads(threads, || {
-                    Database::build(&rules, max_seeds, target.as_deref(), !progress)
-                })
-            })?
-            .map_err(errors::database)?;
+        let Built { db, dir, reports } =
+            build_tablebase::<Database>(py, rules, max_seeds, dir, threads, !progress)?;
         Ok(PyDatabase {
-            db: Arc::new(db),
+            db,
             dir,
             reports: reports.iter().map(PyLayerReport::from).collect(),
         })
@@ -401,20 +470,9 @@ impl PyDatabase {
         dir: PathArg,
         max_seeds: Option<Wide>,
     ) -> PyResult<Self> {
-        let max_seeds = max_seeds
-            .map(|m| m.size("max_seeds", MAX_DATABASE_SEEDS))
-            .transpose()?;
-        let dir = dir.0;
-        let rules = rules_arg(rules)?;
-        let d = dir.clone();
-        let db = py
-            .detach(move || match max_seeds {
-                Some(n) => Database::open(&rules, n, &d),
-                None => Database::open_all(&rules, &d),
-            })
-            .map_err(errors::database)?;
+        let (db, dir) = open_tablebase::<Database>(py, rules, dir, max_seeds)?;
         Ok(PyDatabase {
-            db: Arc::new(db),
+            db,
             dir: Some(dir),
             reports: Vec::new(),
         })
@@ -427,7 +485,7 @@ impl PyDatabase {
     /// `olopon` cannot.
     #[staticmethod]
     fn solvable(rules: &Bound<'_, PyAny>) -> PyResult<bool> {
-        Ok(solve_rules(&rules_arg(rules)?).is_ok())
+        Ok(Database::solvable(&rules_arg(rules)?).is_ok())
     }
 
     /// The rules the values are for: the given rules without a target.
@@ -481,15 +539,8 @@ impl PyDatabase {
         threads: Option<Wide>,
     ) -> PyResult<PyVerifyReport> {
         let from_seeds = from_seeds.size("from_seeds", MAX_DATABASE_SEEDS)?;
-        let threads = threads_arg(threads)?;
-        let db = Arc::clone(&self.db);
-        py.detach(move || {
-            on_threads(threads, || {
-                let t0 = Instant::now();
-                let r = db.verify_from(from_seeds, !progress);
-                PyVerifyReport::new(r, t0.elapsed().as_secs_f64())
-            })
-        })
+        let (r, seconds) = verify_tablebase(py, &self.db, from_seeds, !progress, threads)?;
+        Ok(PyVerifyReport::new(r, seconds))
     }
 
     /// The exact value of `position` (an `ayo.Game`'s current position or a
@@ -518,12 +569,7 @@ impl PyDatabase {
                 .map_err(errors::database);
         }
         let pos = self.position_of(position)?;
-        py.detach(move || {
-            let mut solver = Solver::new(db);
-            solver.set_budget(nodes);
-            solver.value(&pos)
-        })
-        .map_err(errors::database)
+        search_value(py, &db, pos, nodes)
     }
 
     /// `(lo, hi)` of `position` (an `ayo.Game`'s current position or a
@@ -566,14 +612,14 @@ impl PyDatabase {
     ) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
         let nodes = checked_nodes(nodes)?;
         let db = Arc::clone(&self.db);
-        let values = if let Some(game) = self.repetition_game(position)? {
-            py.detach(move || repetition_move_values(db, &game, nodes))
-        } else {
-            let pos = self.position_of(position)?;
-            py.detach(move || move_values(db, &pos, nodes))
+        if let Some(game) = self.repetition_game(position)? {
+            let values = py
+                .detach(move || repetition_move_values(db, &game, nodes))
+                .map_err(errors::database)?;
+            return Ok(values.map(|v| v.into_iter().collect()));
         }
-        .map_err(errors::database)?;
-        Ok(values.map(|v| v.into_iter().collect()))
+        let pos = self.position_of(position)?;
+        search_move_values(py, &db, pos, nodes)
     }
 
     fn __repr__(&self) -> String {

@@ -548,6 +548,139 @@ pub(crate) fn progress_line(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
+/// One layer of either kind, as the build loop both kinds share
+/// ([`build_layers`]) handles it.
+pub(crate) trait BuiltLayer: Sized {
+    /// What building (or reusing) it took and found.
+    type Report;
+    /// What a file must match besides the rules record and the layer (the
+    /// counted layers' move limit).
+    type Shape: Copy;
+    /// The file of layer `n` for the rules whose record is `key`, in `dir`.
+    fn file(dir: &Path, key: &str, n: usize) -> PathBuf;
+    /// The layer of `n` seeds read from `path`, and its report as reused
+    /// (`t0`: when the read began).
+    fn reuse(
+        path: &Path,
+        key: &str,
+        n: usize,
+        shape: Self::Shape,
+        t0: Instant,
+    ) -> Result<(Self, Self::Report), DbError>;
+    /// Writes the layer to `path`.
+    fn write(&self, path: &Path, key: &str) -> Result<(), DbError>;
+    /// One line describing its report.
+    fn line(report: &Self::Report) -> String;
+}
+
+/// Where the build loop keeps each layer as it comes.
+pub(crate) trait HoldsLayers<L> {
+    /// Keeps layer `n`.
+    fn keep(&mut self, n: usize, layer: L);
+}
+
+impl HoldsLayers<Layer> for Vec<Layer> {
+    fn keep(&mut self, _: usize, layer: Layer) {
+        self.push(layer);
+    }
+}
+
+/// Creates the folder a build writes to (after [`check_dir`]).
+pub(crate) fn prepare_dir(dir: Option<&Path>) -> Result<(), DbError> {
+    if let Some(d) = dir {
+        check_dir(d)?;
+        std::fs::create_dir_all(d).map_err(|source| DbError::Io {
+            path: d.to_owned(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// The build loop of both kinds: for each layer `n` of `ns`, in order, the
+/// finished file in `dir` reused when it is there (and of `shape`), else
+/// the layer built from what `held` holds so far (`make`) and written to
+/// `dir`; each layer goes into `held` before the next. A file that exists
+/// but does not check out is refused with its error, never overwritten.
+/// `quiet` hides the line of each layer built.
+pub(crate) fn build_layers<L: BuiltLayer, S: HoldsLayers<L>>(
+    dir: Option<&Path>,
+    key: &str,
+    shape: L::Shape,
+    ns: impl IntoIterator<Item = usize>,
+    quiet: bool,
+    held: &mut S,
+    mut make: impl FnMut(&S, usize) -> Result<(L, L::Report), DbError>,
+) -> Result<Vec<L::Report>, DbError> {
+    prepare_dir(dir)?;
+    let mut reports = Vec::new();
+    for n in ns {
+        let path = dir.map(|d| L::file(d, key, n));
+        if let Some(p) = &path {
+            match L::reuse(p, key, n, shape, Instant::now()) {
+                Ok((layer, report)) => {
+                    reports.push(report);
+                    held.keep(n, layer);
+                    continue;
+                }
+                Err(DbError::Missing { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let (layer, report) = make(held, n)?;
+        if let Some(p) = &path {
+            layer.write(p, key)?;
+        }
+        if !quiet {
+            progress_line(&L::line(&report));
+        }
+        reports.push(report);
+        held.keep(n, layer);
+    }
+    Ok(reports)
+}
+
+impl BuiltLayer for Layer {
+    type Report = LayerReport;
+    type Shape = ();
+
+    fn file(dir: &Path, key: &str, n: usize) -> PathBuf {
+        layer_path(dir, key, n)
+    }
+
+    fn reuse(
+        path: &Path,
+        key: &str,
+        n: usize,
+        (): (),
+        t0: Instant,
+    ) -> Result<(Layer, LayerReport), DbError> {
+        let layer = Layer::load(path, key, n)?;
+        let report = LayerReport {
+            n,
+            positions: layer.len() as u64,
+            reused: true,
+            stuck: 0,
+            inner_edges: 0,
+            passes: 0,
+            cycle_scored: layer.cycle_count() as u64,
+            convention_dependent: layer.open_count() as u64,
+            seconds: t0.elapsed().as_secs_f64(),
+            generate_seconds: 0.0,
+            work_bytes: 0,
+        };
+        Ok((layer, report))
+    }
+
+    fn write(&self, path: &Path, key: &str) -> Result<(), DbError> {
+        self.save(path, key)
+    }
+
+    fn line(report: &LayerReport) -> String {
+        report_line(report)
+    }
+}
+
 /// The file of layer `n` for the rules whose record is `key`, in `dir`.
 pub fn layer_path(dir: &Path, key: &str, n: usize) -> PathBuf {
     layer_file(dir, key, n, "ayodb")
@@ -579,51 +712,16 @@ impl Database {
         let rules = solve_rules(rules)?;
         check_max_seeds(max_seeds, MAX_DATABASE_SEEDS)?;
         let key = rules.to_string();
-        if let Some(d) = dir {
-            check_dir(d)?;
-            std::fs::create_dir_all(d).map_err(|source| DbError::Io {
-                path: d.to_owned(),
-                source,
-            })?;
-        }
         let mut layers: Vec<Layer> = Vec::with_capacity(max_seeds + 1);
-        let mut reports = Vec::new();
-        for n in 0..=max_seeds {
-            let path = dir.map(|d| layer_path(d, &key, n));
-            if let Some(p) = &path {
-                let t0 = Instant::now();
-                match Layer::load(p, &key, n) {
-                    Ok(layer) => {
-                        reports.push(LayerReport {
-                            n,
-                            positions: layer.len() as u64,
-                            reused: true,
-                            stuck: 0,
-                            inner_edges: 0,
-                            passes: 0,
-                            cycle_scored: layer.cycle_count() as u64,
-                            convention_dependent: layer.open_count() as u64,
-                            seconds: t0.elapsed().as_secs_f64(),
-                            generate_seconds: 0.0,
-                            work_bytes: 0,
-                        });
-                        layers.push(layer);
-                        continue;
-                    }
-                    Err(DbError::Missing { .. }) => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            let (layer, report) = build_layer_on(kernel, &rules, &layers, n, quiet)?;
-            if let Some(p) = &path {
-                layer.save(p, &key)?;
-            }
-            if !quiet {
-                progress_line(&report_line(&report));
-            }
-            reports.push(report);
-            layers.push(layer);
-        }
+        let reports = build_layers(
+            dir,
+            &key,
+            (),
+            0..=max_seeds,
+            quiet,
+            &mut layers,
+            |below: &Vec<Layer>, n| build_layer_on(kernel, &rules, below, n, quiet),
+        )?;
         Ok((Database { rules, key, layers }, reports))
     }
 

@@ -50,7 +50,7 @@ use ayo_core::{
 };
 use rayon::prelude::*;
 
-use crate::build::{check_max_seeds, progress_line, LayerPositions};
+use crate::build::{build_layers, check_max_seeds, BuiltLayer, HoldsLayers, LayerPositions};
 use crate::error::{try_copy, try_filled, try_vec, DbError};
 use crate::frame::{check_dir, layer_file, HeaderReader, HeaderWriter};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
@@ -200,6 +200,52 @@ impl CountedLayer {
     }
 }
 
+impl BuiltLayer for CountedLayer {
+    type Report = CountedReport;
+    /// The move limit.
+    type Shape = u16;
+
+    fn file(dir: &Path, key: &str, n: usize) -> PathBuf {
+        counted_layer_path(dir, key, n)
+    }
+
+    fn reuse(
+        path: &Path,
+        key: &str,
+        n: usize,
+        limit: u16,
+        t0: Instant,
+    ) -> Result<(CountedLayer, CountedReport), DbError> {
+        let layer = CountedLayer::load(path, key, n, limit)?;
+        let report = CountedReport {
+            n,
+            boards: layer.boards as u64,
+            values: layer.values.len() as u64,
+            reused: true,
+            stuck: 0,
+            inner_edges: 0,
+            seconds: t0.elapsed().as_secs_f64(),
+            generate_seconds: 0.0,
+            work_bytes: 0,
+        };
+        Ok((layer, report))
+    }
+
+    fn write(&self, path: &Path, key: &str) -> Result<(), DbError> {
+        self.save(path, key)
+    }
+
+    fn line(report: &CountedReport) -> String {
+        counted_report_line(report)
+    }
+}
+
+impl HoldsLayers<CountedLayer> for CountedDatabase {
+    fn keep(&mut self, n: usize, layer: CountedLayer) {
+        self.layers[n] = Some(layer);
+    }
+}
+
 /// What building (or loading) one counted layer took and found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CountedReport {
@@ -336,54 +382,21 @@ impl CountedDatabase {
         check_max_seeds(max_seeds, MAX_COUNTED_SEEDS)?;
         let limit = rules.move_limit().expect("counted rules have a limit");
         let key = rules.to_string();
-        if let Some(d) = dir {
-            check_dir(d)?;
-            std::fs::create_dir_all(d).map_err(|source| DbError::Io {
-                path: d.to_owned(),
-                source,
-            })?;
-        }
         let mut db = CountedDatabase {
             rules,
-            key,
+            key: key.clone(),
             limit,
             layers: vec![None; max_seeds + 1],
         };
-        let mut reports = Vec::new();
-        for n in Self::layers_needed(&rules, max_seeds) {
-            let path = dir.map(|d| counted_layer_path(d, &db.key, n));
-            if let Some(p) = &path {
-                let t0 = Instant::now();
-                match CountedLayer::load(p, &db.key, n, limit) {
-                    Ok(layer) => {
-                        reports.push(CountedReport {
-                            n,
-                            boards: layer.boards as u64,
-                            values: layer.values.len() as u64,
-                            reused: true,
-                            stuck: 0,
-                            inner_edges: 0,
-                            seconds: t0.elapsed().as_secs_f64(),
-                            generate_seconds: 0.0,
-                            work_bytes: 0,
-                        });
-                        db.layers[n] = Some(layer);
-                        continue;
-                    }
-                    Err(DbError::Missing { .. }) => {}
-                    Err(e) => return Err(e),
-                }
-            }
-            let (layer, report) = db.build_layer(kernel, n)?;
-            if let Some(p) = &path {
-                layer.save(p, &db.key)?;
-            }
-            if !quiet {
-                progress_line(&counted_report_line(&report));
-            }
-            reports.push(report);
-            db.layers[n] = Some(layer);
-        }
+        let reports = build_layers(
+            dir,
+            &key,
+            limit,
+            Self::layers_needed(&rules, max_seeds),
+            quiet,
+            &mut db,
+            |db: &CountedDatabase, n| db.build_layer(kernel, n),
+        )?;
         Ok((db, reports))
     }
 
@@ -582,10 +595,16 @@ impl CountedDatabase {
     /// its result at the result's own count. Returns the values checked and
     /// those that failed (0 for sound databases).
     pub fn verify(&self) -> (u64, u64) {
+        self.verify_from(0)
+    }
+
+    /// [`CountedDatabase::verify`] of the layers of `from` seeds or more
+    /// only (the lower layers are read as they are, to check them against).
+    pub fn verify_from(&self, from: usize) -> (u64, u64) {
         let rules = &self.rules;
         let mut checked = 0;
         let mut failed = 0;
-        for layer in self.layers.iter().flatten() {
+        for layer in self.layers.iter().flatten().filter(|l| l.n >= from) {
             let n = layer.n;
             let (c, f) = (0..layer.boards.div_ceil(CHUNK))
                 .into_par_iter()

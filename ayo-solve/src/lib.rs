@@ -63,6 +63,7 @@ pub mod perfect;
 pub mod perfect_counted;
 pub mod repetition;
 pub mod search;
+pub mod tablebase;
 pub mod threads;
 
 pub use build::{check_max_seeds, Database, LayerReport, VerifyReport, MAX_DATABASE_SEEDS};
@@ -70,6 +71,7 @@ pub use db::{DbError, Layer};
 pub use perfect::Perfect;
 pub use repetition::RepetitionSearch;
 pub use search::{SearchStats, Solver};
+pub use tablebase::Tablebase;
 
 /// The rules a board-only database is built for: `rules` with the target
 /// removed. Refuses rules with a move limit (their values depend on the

@@ -78,17 +78,81 @@ use ayo_core::{Game, Move, Position, Repetition, Rules, PITS};
 
 use crate::repetition::RepetitionSearch;
 use crate::search::Endless;
-use crate::{solve_rules, Database, DbError, Solver};
+use crate::tablebase::Tablebase;
+use crate::{Database, DbError, Solver};
 
 /// The search budget of a `perfect` player given [`Budget::Depth`] (which
 /// means nothing to an exact search): nodes per move.
 pub const DEFAULT_NODES: u64 = 2_000_000;
 
 /// Clear the solver's transposition table when it grows past this many entries.
-const TABLE_LIMIT: usize = 4_000_000;
+pub(crate) const TABLE_LIMIT: usize = 4_000_000;
 
 /// Plies of principal variation reported by [`Agent::analyze`].
-const PV_PLIES: usize = 24;
+pub(crate) const PV_PLIES: usize = 24;
+
+/// The fallback of a `perfect` player of either kind: level `max`, or
+/// alpha-beta with the same wall time under a time budget.
+pub(crate) fn fallback_for(budget: Budget, seed: u64) -> Box<dyn Agent> {
+    match budget {
+        Budget::Time(_) => {
+            ayo_core::players::new_player(ayo_core::players::Kind::AlphaBeta, budget, seed)
+        }
+        _ => Level::MAX.player(seed),
+    }
+}
+
+/// [`Perfect::fallback_name`] of a player of either kind.
+pub(crate) fn fallback_name_of(budget: Budget, fallback: &dyn Agent) -> String {
+    match budget {
+        Budget::Time(_) => fallback.name(),
+        _ => format!("level {} ({})", Level::MAX, fallback.name()),
+    }
+}
+
+/// The wall-time limit of one move under `budget`, from now.
+pub(crate) fn deadline_of(budget: Budget) -> Option<Instant> {
+    match budget {
+        Budget::Time(t) => Some(Instant::now() + t),
+        _ => None,
+    }
+}
+
+/// The node limit of one move under `budget` (`None` under a time budget).
+pub(crate) fn nodes_of(budget: Budget) -> Option<u64> {
+    match budget {
+        Budget::Nodes(n) => Some(n),
+        Budget::Depth(_) => Some(DEFAULT_NODES),
+        Budget::Time(_) => None,
+    }
+}
+
+/// The principal variation from `game` of a player of either kind: `first`,
+/// then the move `next` picks in each position reached, up to [`PV_PLIES`]
+/// plies or until it picks none.
+pub(crate) fn principal_variation(
+    game: &Game,
+    first: Move,
+    mut next: impl FnMut(&Game) -> Option<Move>,
+) -> Vec<Move> {
+    let mut pv = vec![first];
+    let mut line = game.clone();
+    line.play(first).expect("a scored move is legal");
+    while pv.len() < PV_PLIES {
+        let Some(mv) = next(&line) else {
+            break;
+        };
+        pv.push(mv);
+        line.play(mv).expect("a scored move is legal");
+    }
+    pv
+}
+
+/// The stores' difference for the player to move.
+pub(crate) fn banked(pos: &Position) -> i32 {
+    let me = pos.to_move();
+    i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
+}
 
 /// Where a [`Perfect`] player's last answer came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,12 +238,7 @@ impl Perfect {
     /// or alpha-beta with the same wall time under a time budget) is seeded
     /// by `seed`.
     pub fn new(db: impl Into<Arc<Database>>, budget: Budget, seed: u64) -> Perfect {
-        let fallback = match budget {
-            Budget::Time(_) => {
-                ayo_core::players::new_player(ayo_core::players::Kind::AlphaBeta, budget, seed)
-            }
-            _ => Level::MAX.player(seed),
-        };
+        let fallback = fallback_for(budget, seed);
         let solver = Solver::new(db);
         Perfect {
             exact: RepetitionSearch::new(solver.shared_database()),
@@ -236,10 +295,7 @@ impl Perfect {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn fallback_name(&self) -> String {
-        match self.budget {
-            Budget::Time(_) => self.fallback.name(),
-            _ => format!("level {} ({})", Level::MAX, self.fallback.name()),
-        }
+        fallback_name_of(self.budget, self.fallback.as_ref())
     }
 
     /// Whether the databases are for `rules` (the same rules, any target),
@@ -249,7 +305,7 @@ impl Perfect {
     /// score a board whose play never ends by its own split
     /// (`docs/solving.md`, "Oware").
     pub fn plays(&self, rules: &Rules) -> bool {
-        solve_rules(rules).is_ok_and(|r| r == *self.solver.database().rules())
+        Tablebase::plays(self.solver.database(), rules)
     }
 
     /// [`Perfect::score`] under a repetition rule: every move's value from the
@@ -258,15 +314,8 @@ impl Perfect {
         if self.exact.table_len() > TABLE_LIMIT {
             self.exact.clear_table();
         }
-        self.exact.set_deadline(match self.budget {
-            Budget::Time(t) => Some(Instant::now() + t),
-            _ => None,
-        });
-        self.exact.set_budget(match self.budget {
-            Budget::Nodes(n) => Some(n),
-            Budget::Depth(_) => Some(DEFAULT_NODES),
-            Budget::Time(_) => None,
-        });
+        self.exact.set_deadline(deadline_of(self.budget));
+        self.exact.set_budget(nodes_of(self.budget));
         let nodes_before = self.exact.stats().nodes;
         // A search that cannot start (no room for its thread) ends the exact
         // answer as the budget does.
@@ -423,16 +472,8 @@ impl Perfect {
     /// Starts the budget of one move: the node limit (`None`: a time
     /// budget, whose deadline is set here) and the node count so far.
     fn begin(&mut self) -> (Option<u64>, u64) {
-        self.solver.set_deadline(match self.budget {
-            Budget::Time(t) => Some(Instant::now() + t),
-            _ => None,
-        });
-        let nodes = match self.budget {
-            Budget::Nodes(n) => Some(n),
-            Budget::Depth(_) => Some(DEFAULT_NODES),
-            Budget::Time(_) => None,
-        };
-        (nodes, self.solver.stats().nodes)
+        self.solver.set_deadline(deadline_of(self.budget));
+        (nodes_of(self.budget), self.solver.stats().nodes)
     }
 
     /// Limits the next search to what is left of the move's budget.
@@ -530,12 +571,6 @@ impl Perfect {
             .max_by_key(|s| s.key())
             .expect("scored moves are never empty")
     }
-
-    /// The stores' difference for the player to move.
-    fn banked(pos: &Position) -> i32 {
-        let me = pos.to_move();
-        i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
-    }
 }
 
 impl Agent for Perfect {
@@ -579,7 +614,7 @@ impl Agent for Perfect {
             return self.fallback.analyze(game);
         };
         let source = self.last;
-        let banked = Perfect::banked(&pos);
+        let banked = banked(&pos);
         // Each move's values under every scoring of endless play.
         let ranges = self.ranges(&children, &scored);
         let mut scored = scored;
@@ -613,21 +648,12 @@ impl Agent for Perfect {
             other => other,
         };
         // The principal variation: both sides playing this player's choice.
-        let mut pv = vec![best.mv];
-        let mut line = game.clone();
-        line.play(best.mv).expect("a scored move is legal");
-        while pv.len() < PV_PLIES {
+        let pv = principal_variation(game, best.mv, |line| {
             let children = line.children().to_vec();
             let here = *line.position();
-            match self.score(&line, &here, &children) {
-                Some(s) => {
-                    let mv = Perfect::best(&s).mv;
-                    pv.push(mv);
-                    line.play(mv).expect("a scored move is legal");
-                }
-                None => break,
-            }
-        }
+            self.score(line, &here, &children)
+                .map(|s| Perfect::best(&s).mv)
+        });
         self.last = source;
         Analysis {
             best: Some(best.mv),

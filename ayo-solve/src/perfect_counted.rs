@@ -35,22 +35,17 @@
 //! ```
 
 use std::sync::Arc;
-use std::time::Instant;
 
-use ayo_core::players::{
-    Agent, Analysis, Basis, Budget, Level, MoveValue, OutOfMemory, Proof, Value,
-};
-use ayo_core::{Game, Move, Position, Rules};
+use ayo_core::players::{Agent, Analysis, Basis, Budget, MoveValue, OutOfMemory, Proof, Value};
+use ayo_core::{Game, Move, Rules};
 
-use crate::counted::{counted_rules, CountedDatabase};
+use crate::counted::CountedDatabase;
 use crate::counted_search::CountedSolver;
-use crate::perfect::{Source, DEFAULT_NODES};
-
-/// Clear the solver's transposition table when it grows past this many entries.
-const TABLE_LIMIT: usize = 4_000_000;
-
-/// Plies of principal variation reported by [`Agent::analyze`].
-const PV_PLIES: usize = 24;
+use crate::perfect::{
+    banked, deadline_of, fallback_for, fallback_name_of, nodes_of, principal_variation, Source,
+    TABLE_LIMIT,
+};
+use crate::tablebase::Tablebase;
 
 /// One legal move, valued exactly.
 #[derive(Clone, Copy, Debug)]
@@ -90,16 +85,11 @@ impl std::fmt::Debug for CountedPerfect {
 
 impl CountedPerfect {
     /// A perfect player over `db` searching within `budget` per move
-    /// ([`Budget::Depth`] means [`DEFAULT_NODES`]); the fallback, level
+    /// ([`Budget::Depth`] means [`crate::perfect::DEFAULT_NODES`]); the fallback, level
     /// `max` (alpha-beta with the same wall time under a time budget), is
     /// seeded by `seed`.
     pub fn new(db: impl Into<Arc<CountedDatabase>>, budget: Budget, seed: u64) -> CountedPerfect {
-        let fallback = match budget {
-            Budget::Time(_) => {
-                ayo_core::players::new_player(ayo_core::players::Kind::AlphaBeta, budget, seed)
-            }
-            _ => Level::MAX.player(seed),
-        };
+        let fallback = fallback_for(budget, seed);
         CountedPerfect {
             solver: CountedSolver::new(db),
             budget,
@@ -121,15 +111,12 @@ impl CountedPerfect {
     /// What the player falls back to where the databases and the exact
     /// search cannot answer, in words (as [`crate::Perfect::fallback_name`]).
     pub fn fallback_name(&self) -> String {
-        match self.budget {
-            Budget::Time(_) => self.fallback.name(),
-            _ => format!("level {} ({})", Level::MAX, self.fallback.name()),
-        }
+        fallback_name_of(self.budget, self.fallback.as_ref())
     }
 
     /// Whether the databases are for `rules` (the same rules, any target).
     pub fn plays(&self, rules: &Rules) -> bool {
-        counted_rules(rules).is_ok_and(|r| r == *self.solver.database().rules())
+        Tablebase::plays(self.solver.database(), rules)
     }
 
     /// The exact value of every legal move, or `None` when the rules differ
@@ -142,15 +129,8 @@ impl CountedPerfect {
         if self.solver.table_len() > TABLE_LIMIT {
             self.solver.clear_table();
         }
-        self.solver.set_deadline(match self.budget {
-            Budget::Time(t) => Some(Instant::now() + t),
-            _ => None,
-        });
-        self.solver.set_budget(match self.budget {
-            Budget::Nodes(n) => Some(n),
-            Budget::Depth(_) => Some(DEFAULT_NODES),
-            Budget::Time(_) => None,
-        });
+        self.solver.set_deadline(deadline_of(self.budget));
+        self.solver.set_budget(nodes_of(self.budget));
         let pos = *game.position();
         let me = pos.to_move();
         let before = self.solver.nodes();
@@ -190,12 +170,6 @@ impl CountedPerfect {
             .max_by_key(|s| s.key())
             .expect("scored moves are never empty")
     }
-}
-
-/// The stores' difference for the player to move.
-fn banked(pos: &Position) -> i32 {
-    let me = pos.to_move();
-    i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
 }
 
 impl Agent for CountedPerfect {
@@ -247,19 +221,9 @@ impl Agent for CountedPerfect {
                 basis,
             })
             .collect();
-        let mut pv = vec![best.mv];
-        let mut line = game.clone();
-        line.play(best.mv).expect("a scored move is legal");
-        while pv.len() < PV_PLIES {
-            match self.score(&line) {
-                Some(s) => {
-                    let mv = CountedPerfect::best(&s).mv;
-                    pv.push(mv);
-                    line.play(mv).expect("a scored move is legal");
-                }
-                None => break,
-            }
-        }
+        let pv = principal_variation(game, best.mv, |line| {
+            self.score(line).map(|s| CountedPerfect::best(&s).mv)
+        });
         self.last = source;
         Analysis {
             best: Some(best.mv),

@@ -15,4 +15,5 @@ mod perfect;
 mod perfect_convention;
 mod perfect_counted;
 mod search;
+mod tablebase;
 mod verify;
