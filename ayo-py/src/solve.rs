@@ -413,9 +413,7 @@ fn repetition_value(
         let pos = game.position();
         let (me, you) = (pos.to_move(), pos.to_move().opponent());
         let fin = i32::from(o.scores[me.index()]) - i32::from(o.scores[you.index()]);
-        return Ok(Some(
-            fin - (i32::from(pos.store(me)) - i32::from(pos.store(you))),
-        ));
+        return Ok(Some(fin - pos.margin(me)));
     }
     Ok(repetition_move_values(db, game, nodes)?.and_then(|m| m.iter().map(|&(_, v)| v).max()))
 }

@@ -150,8 +150,7 @@ pub(crate) fn principal_variation(
 
 /// The stores' difference for the player to move.
 pub(crate) fn banked(pos: &Position) -> i32 {
-    let me = pos.to_move();
-    i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
+    pos.margin(pos.to_move())
 }
 
 /// Where a [`Perfect`] player's last answer came from.
@@ -386,8 +385,7 @@ impl Perfect {
         let searched_before = self.solver.stats().nodes;
         let mut out = Vec::with_capacity(children.len());
         for &(mv, child) in children {
-            let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
-                - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
+            let gain = child.margin(me) - pos.margin(me);
             let board = child.normalized().board();
             let (rest, endless, searched) = match self.solver.database().board_entry(&board) {
                 Some((rest, open)) => (rest, open, false),
@@ -529,8 +527,7 @@ impl Perfect {
         let mut order: Vec<(Scored, [u8; PITS], Option<i32>)> = children
             .iter()
             .map(|&(mv, child)| {
-                let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
-                    - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
+                let gain = child.margin(me) - pos.margin(me);
                 let board = child.normalized().board();
                 let entry = self.solver.database().board_entry(&board);
                 let repeats = Perfect::repeats(game, &child);

@@ -224,8 +224,7 @@ pub fn move_values<T: Tablebase>(
     for (mv, child) in pos.children(&rules).iter() {
         let used = search.nodes_so_far() - start;
         let left = nodes.map(|n| n.saturating_sub(used));
-        let gain = (i32::from(child.store(me)) - i32::from(pos.store(me)))
-            - (i32::from(child.store(me.opponent())) - i32::from(pos.store(me.opponent())));
+        let gain = child.margin(me) - pos.margin(me);
         let Some(rest) = search.value_within(child, left)? else {
             return Ok(None);
         };

@@ -256,8 +256,7 @@ fn run(a: Args) -> Result<(), String> {
                 let t = Instant::now();
                 solver.reset_stats();
                 let after = start.play(&rules, mv).map_err(|e| e.to_string())?;
-                let gain = i32::from(after.store(start.to_move()))
-                    - i32::from(after.store(after.to_move()));
+                let gain = after.margin(start.to_move());
                 let v = gain
                     - solver
                         .value(&after)
@@ -389,8 +388,7 @@ fn counted(a: &Args, t0: Instant) -> Result<(), String> {
     }
     for (mv, after) in start.children(solver.database().rules()) {
         let before = solver.nodes();
-        let gain =
-            i32::from(after.store(start.to_move())) - i32::from(after.store(after.to_move()));
+        let gain = after.margin(start.to_move());
         let v = solver.value(&after).map(|rest| gain - rest);
         println!(
             "move {}: {} (captures {gain}, then {} seeds, count {}); nodes {}",
