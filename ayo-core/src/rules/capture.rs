@@ -11,26 +11,27 @@
 
 use crate::rules::board::{byte, CLEAR, ROW_MASK};
 use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
-use crate::rules::sow::Board;
+use crate::rules::sow::{Board, Count};
 use crate::rules::{GrandSlam, Rules};
 
 // Each rule's decision is one small function over the values it reads
-// (pits, players and counts as bytes, conditions as `bool`): the scalar
+// (counts as bytes, pits and players as bytes or `usize`, conditions as
+// `bool`): the scalar
 // capture below and the lane engine (`kernels/lanes.rs`, which calls them
 // once a lane inside its vectorised loops) both ask them. They combine
-// conditions with `&` and `|`, not `&&` and `||`: byte lanes vectorise
-// the former better, and the scalar loop branches on the result alike.
+// conditions as the type of their pits wants ([`Count::both`]): by
+// branches in the scalar loop, by masks in the byte lanes.
 
 /// Whether pit `pit` is in `player`'s row (0 South: pits 0..6, 1 North).
 #[inline(always)]
-pub(crate) fn in_row(pit: u8, player: u8) -> bool {
-    u8::from(pit >= 6) == player
+pub(crate) fn in_row<N: Count>(pit: N, player: N) -> bool {
+    N::from(u8::from(pit >= N::from(6))) == player
 }
 
 /// Whether a pit now holding `seeds` is taken by the 2-or-3 rule.
 #[inline(always)]
-pub(crate) fn two_or_three(seeds: u8) -> bool {
-    (seeds == 2) | (seeds == 3)
+pub(crate) fn two_or_three<N: Count>(seeds: u8) -> bool {
+    N::either(seeds == 2, || seeds == 3)
 }
 
 /// Whether a capture leaves the opponent's row empty (a grand slam):
@@ -61,8 +62,9 @@ fn capture_stands(rules: &Rules, cells: u128, opp: usize, kept: u128) -> bool {
 /// capture: it made 2 or 3, in the opponent's row (`opp`'s). Also whether
 /// pit `last` continues the chain, walking back ([`capture_two_three`]).
 #[inline(always)]
-pub(crate) fn makes_two_or_three(last: u8, count: u8, opp: u8) -> bool {
-    two_or_three(count) & in_row(last, opp)
+pub(crate) fn makes_two_or_three<N: Count>(last: N, count: u8, opp: N) -> bool {
+    // The count first: it fails more often and is cheaper than the row.
+    N::both(two_or_three::<N>(count), || in_row(last, opp))
 }
 
 /// The pit facing `pit` across the board.
@@ -74,8 +76,8 @@ pub(crate) fn facing(pit: u8) -> u8 {
 /// Whether a move whose last seed fell alone in pit `last` (empty before)
 /// captures across for `me`: `last` in the mover's row, facing seeds.
 #[inline(always)]
-pub(crate) fn captures_across(last: u8, me: u8, facing_seeds: u8) -> bool {
-    in_row(last, me) & (facing_seeds > 0)
+pub(crate) fn captures_across<N: Count>(last: N, me: N, facing_seeds: u8) -> bool {
+    N::both(in_row(last, me), || facing_seeds > 0)
 }
 
 /// The 2-or-3 chain: pit `last` (see [`makes_two_or_three`]) and, walking
@@ -98,7 +100,7 @@ pub(crate) fn capture_two_three<B: Board>(
     let mut weight = 0u64;
     loop {
         let v = byte(cells, i);
-        if !two_or_three(v) {
+        if !two_or_three::<usize>(v) {
             break;
         }
         take += u32::from(v);
@@ -146,7 +148,7 @@ pub(crate) fn capture_across<B: Board>(
     let opp = 1 - me;
     let facing = usize::from(facing(last as u8));
     let f = byte(cells, facing);
-    if !captures_across(last as u8, me as u8, f) {
+    if !captures_across(last, me, f) {
         return false;
     }
     let seed = rules.capturing_seed_taken();

@@ -18,7 +18,7 @@ use std::ops::{Add, Div, Mul, Sub};
 use serde::{Deserialize, Serialize};
 
 use crate::rules::board::{byte, mover, CLEAR, PITS_MASK, PIT_ONES};
-use crate::rules::capture::{capture_across, capture_two_three, makes_two_or_three};
+use crate::rules::capture::{capture_across, capture_two_three, in_row, makes_two_or_three};
 use crate::rules::family::{with_family, ACROSS, COLLECT_FOUR, TWO_THREE};
 use crate::rules::hash::{LAP_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::{FoursTo, Rules};
@@ -340,8 +340,8 @@ fn sow_lap(
     )
 }
 
-/// A count of seeds or pits as the sowing computes with it: `u32` in the
-/// scalar loop, `u8` in a byte lane of the lane engine (`kernels/lanes.rs`),
+/// A count of seeds or pits as the sowing computes with it: `u32` or
+/// `usize` in the scalar loop, `u8` in a byte lane of the lane engine (`kernels/lanes.rs`),
 /// whose lanes stay bytes.
 pub(crate) trait Count:
     Copy
@@ -354,21 +354,50 @@ pub(crate) trait Count:
 {
     /// One less, wrapping (a lane sowing nothing holds 0).
     fn less_one(self) -> Self;
+    /// `a && b()` as this type's code wants it: short-circuit in the
+    /// scalar loop, which branches on it; both asked in a byte lane, where
+    /// a branch would stop the loop vectorising.
+    fn both(a: bool, b: impl FnOnce() -> bool) -> bool;
+    /// `a || b()`, likewise.
+    fn either(a: bool, b: impl FnOnce() -> bool) -> bool;
 }
 
+/// [`Count`] for the lanes' bytes.
 impl Count for u8 {
     #[inline(always)]
     fn less_one(self) -> u8 {
         self.wrapping_sub(1)
     }
-}
-
-impl Count for u32 {
     #[inline(always)]
-    fn less_one(self) -> u32 {
-        self.wrapping_sub(1)
+    fn both(a: bool, b: impl FnOnce() -> bool) -> bool {
+        a & b()
+    }
+    #[inline(always)]
+    fn either(a: bool, b: impl FnOnce() -> bool) -> bool {
+        a | b()
     }
 }
+
+/// [`Count`] for the scalar loop's integers.
+macro_rules! scalar_count {
+    ($($t:ty),*) => {$(
+        impl Count for $t {
+            #[inline(always)]
+            fn less_one(self) -> $t {
+                self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn both(a: bool, b: impl FnOnce() -> bool) -> bool {
+                a && b()
+            }
+            #[inline(always)]
+            fn either(a: bool, b: impl FnOnce() -> bool) -> bool {
+                a || b()
+            }
+        }
+    )*};
+}
+scalar_count!(u32, usize);
 
 /// The pits of a lap's cycle: 11 when the origin is skipped, else 12.
 #[inline(always)]
@@ -490,7 +519,7 @@ pub(crate) fn sow_on<B: Board, const RELAY: bool, const CAP: u8>(
         }
 
         let count = byte(board.cells(), last);
-        if CAP == TWO_THREE && makes_two_or_three(last as u8, count, opp as u8) {
+        if CAP == TWO_THREE && makes_two_or_three(last, count, opp) {
             captured |= capture_two_three(rules, board, last, me);
             break (last, LapEnd::TwoThree);
         }
@@ -503,7 +532,9 @@ pub(crate) fn sow_on<B: Board, const RELAY: bool, const CAP: u8>(
             }
             break (last, LapEnd::Occupied);
         }
-        if CAP == ACROSS {
+        // The row first, as `captures_across` asks it: the facing pit is
+        // read only for a last seed in the mover's row.
+        if CAP == ACROSS && in_row(last, me) {
             captured |= capture_across(rules, board, last, me);
         }
         break (last, LapEnd::EmptyPit);
