@@ -358,9 +358,11 @@ fn arrival(
     no_capture: &[u16; LANES],
     live: &[u8; LANES],
 ) -> ([u8; LANES], [u8; LANES], [u8; LANES]) {
-    // No target or move limit: one never reached (a store holds a byte; the
-    // counter saturates there, and such a lane is left to the scalar step).
-    let target = rules.target().unwrap_or(u16::MAX);
+    // No target or move limit: one never reached. The target in a byte,
+    // as the stores: none holds more than 252 seeds, so 255 is never
+    // reached either. (The no-capture counter saturates at the no limit's
+    // value; such a lane is left to the scalar step.)
+    let target = rules.target().map_or(u8::MAX, |t| t.min(255) as u8);
     let limit = rules.move_limit().unwrap_or(u16::MAX);
     let feeding_rule = rules.feeding();
     let mut nonempty = [0u8; LANES];

@@ -4,6 +4,7 @@
 
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
+use crate::rules::sow::Count;
 use crate::rules::{Rules, StuckSeeds};
 use crate::Player;
 
@@ -52,10 +53,11 @@ pub(crate) fn counters_may_end(rules: &Rules, stores_changed: bool) -> bool {
     stores_changed || rules.move_limit().is_some()
 }
 
-/// Whether a store holding `seeds` has reached the target `target`.
+/// Whether a store holding `seeds` has reached the target `target` (as
+/// `u16` in the scalar code, as bytes in the lanes: `episode/lanes.rs`).
 #[inline(always)]
-pub(crate) fn reaches_target(seeds: u8, target: u16) -> bool {
-    u16::from(seeds) >= target
+pub(crate) fn reaches_target<N: Count>(seeds: N, target: N) -> bool {
+    seeds >= target
 }
 
 /// Whether `no_capture` moves without a capture reach the move limit `limit`.
@@ -81,7 +83,7 @@ impl Position {
     pub(crate) fn ended_by_counters(&self, rules: &Rules) -> Option<EndReason> {
         if let Some(t) = rules.target() {
             let s = self.stores();
-            if reaches_target(s[0], t) || reaches_target(s[1], t) {
+            if reaches_target(u16::from(s[0]), t) || reaches_target(u16::from(s[1]), t) {
                 return Some(EndReason::Target);
             }
         }

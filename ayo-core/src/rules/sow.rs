@@ -397,7 +397,7 @@ macro_rules! scalar_count {
         }
     )*};
 }
-scalar_count!(u32, usize);
+scalar_count!(u16, u32, usize);
 
 /// The pits of a lap's cycle: 11 when the origin is skipped, else 12.
 #[inline(always)]
