@@ -6,7 +6,7 @@
 //! A lane takes the common path of [`Episode::step`]: a legal action, the
 //! random reply, and neither move ending the game or reaching the step
 //! limit. The lanes sow both moves, find the ends by the counters and the
-//! empty rows, the legal moves under the feeding rule where a move feeds
+//! empty rows (each test asked of `end.rs` and `legal.rs` a lane at a time), the legal moves under the feeding rule where a move feeds
 //! exactly when it reaches the opponent's row
 //! ([`crate::rules::legal::feeds_by_reach`]), and compute the board keys; each
 //! game's own repetition window is looked up, and its reply drawn from its

@@ -5,15 +5,18 @@
 //! loop over the lanes that the compiler vectorises for the kernel it is
 //! compiled for ([`crate::kernels::dispatch`]: 16, 32 or 64 lanes an instruction):
 //!
-//! * a lap in closed form: a pit at distance `d` (1..=period) from the origin
-//!   receives `⌊(n − d)/period⌋ + 1` seeds when `d ≤ n`, the period being 11
-//!   when the origin is skipped, else 12 (the origin is then at distance 12);
-//!   the last seed falls `(n − 1) mod period + 1` pits on;
+//! * a lap in closed form, every pit of a row at once (its shape and each
+//!   pit's drops: `sow.rs`'s `lap_shape`, `lap_drops`);
 //! * relay laps as a masked loop: lanes whose last seed fell in an occupied
 //!   pit lift it and sow again, the others keep their board;
 //! * the 2-or-3 chain as a masked scan down from the last pit, capture
 //!   across as a masked pick of the facing pit, the grand-slam rule as a
 //!   masked row sum.
+//!
+//! This file is only that lockstep control: every rule decision in it (the
+//! lap, the relay, the 2-or-3 start and chain, capture across, the grand
+//! slam) is a function of `rules/` asked once a lane, over bytes
+//! (`sow.rs`'s `Count`), which the scalar rules ask too.
 //!
 //! [`sow_moves`] sows a list of moves this way; the batch step's lane path
 //! (`episode/lanes.rs`) uses the same block of lanes for its episodes' moves.
