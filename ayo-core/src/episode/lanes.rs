@@ -6,7 +6,7 @@
 //! A lane takes the common path of [`Episode::step`]: a legal action, the
 //! random reply, and neither move ending the game or reaching the step
 //! limit. The lanes sow both moves, find the ends by the counters and the
-//! empty rows, the legal moves under the feeding rule where a move feeds
+//! empty rows (each test asked of `end.rs` and `legal.rs` a lane at a time), the legal moves under the feeding rule where a move feeds
 //! exactly when it reaches the opponent's row
 //! ([`crate::rules::legal::feeds_by_reach`]), and compute the board keys; each
 //! game's own repetition window is looked up, and its reply drawn from its
@@ -35,9 +35,10 @@ use crate::games::random_move::draw_among;
 use crate::kernels::dispatch::{Kernel, Loop};
 use crate::kernels::lanes::{mask, Block, LaneRules, LANES};
 use crate::players::Kind;
-use crate::rules::legal::{feeding_legal, feeds_by_reach, reaches_opponent};
+use crate::rules::end::{no_capture_after, reaches_move_limit, reaches_target};
+use crate::rules::legal::{feeding_binds, feeding_legal, feeds_by_reach, reaches_opponent};
 use crate::rules::repeat::{key_of, Window};
-use crate::rules::{Feeding, Repetition, Rules};
+use crate::rules::{Repetition, Rules};
 use crate::{LeanGame, Move, Position};
 
 /// [`super::step_batch_on`] in lanes, with `kernel`, where `opts` allow
@@ -327,11 +328,7 @@ fn reach<const TWO_THREE: bool, const SKIP: bool>(
     let _ = block.sow::<false, TWO_THREE, SKIP>(lane_rules);
     for l in 0..LANES {
         block.mover[l] ^= live[l];
-        let next = if block.captured[l] != 0 {
-            0
-        } else {
-            no_capture[l].saturating_add(1)
-        };
+        let next = no_capture_after(no_capture[l], block.captured[l] != 0);
         no_capture[l] = if live[l] != 0 { next } else { no_capture[l] };
     }
     let board_key = block.board_keys();
@@ -349,8 +346,8 @@ fn reach<const TWO_THREE: bool, const SKIP: bool>(
 
 /// The legal actions of each lane's player to move, where the feeding rule
 /// is in force, and the `live` lanes that leave the common path there
-/// ([`Reached::unsettled`]). The target is at most 252 seeds away (a store
-/// holds a byte); beyond, never reached. With the feeding rule in force the
+/// ([`Reached::unsettled`]), each rule's test asked of its home (`end.rs`,
+/// `legal.rs`) a lane at a time. With the feeding rule in force the
 /// legal moves are those that reach the opponent's row where `by_reach`
 /// ([`feeds_by_reach`]); elsewhere such a lane leaves the common path.
 #[inline(always)]
@@ -361,10 +358,13 @@ fn arrival(
     no_capture: &[u16; LANES],
     live: &[u8; LANES],
 ) -> ([u8; LANES], [u8; LANES], [u8; LANES]) {
+    // No target or move limit: one never reached. The target in a byte,
+    // as the stores: none holds more than 252 seeds, so 255 is never
+    // reached either. (The no-capture counter saturates at the no limit's
+    // value; such a lane is left to the scalar step.)
     let target = rules.target().map_or(u8::MAX, |t| t.min(255) as u8);
     let limit = rules.move_limit().unwrap_or(u16::MAX);
     let feeding_rule = rules.feeding();
-    let has_feeding = feeding_rule != Feeding::Off;
     let mut nonempty = [0u8; LANES];
     let mut reach = [0u8; LANES];
     let mut opponent_seeds = [0u8; LANES];
@@ -386,8 +386,10 @@ fn arrival(
     let (mut legal, mut feeding, mut unsettled) = ([0u8; LANES], [0u8; LANES], [0u8; LANES]);
     for l in 0..LANES {
         let stores = (block.cells[12][l], block.cells[13][l]);
-        let ends = (stores.0 >= target) | (stores.1 >= target) | (no_capture[l] >= limit);
-        let feeds = has_feeding & (opponent_seeds[l] == 0);
+        let ends = reaches_target(stores.0, target)
+            | reaches_target(stores.1, target)
+            | reaches_move_limit(no_capture[l], limit);
+        let feeds = feeding_binds(feeding_rule, || opponent_seeds[l] == 0);
         legal[l] = if feeds {
             feeding_legal(feeding_rule, nonempty[l], reach[l])
         } else {

@@ -5,15 +5,18 @@
 //! loop over the lanes that the compiler vectorises for the kernel it is
 //! compiled for ([`crate::kernels::dispatch`]: 16, 32 or 64 lanes an instruction):
 //!
-//! * a lap in closed form: a pit at distance `d` (1..=period) from the origin
-//!   receives `⌊(n − d)/period⌋ + 1` seeds when `d ≤ n`, the period being 11
-//!   when the origin is skipped, else 12 (the origin is then at distance 12);
-//!   the last seed falls `(n − 1) mod period + 1` pits on;
+//! * a lap in closed form, every pit of a row at once (its shape and each
+//!   pit's drops: `sow.rs`'s `lap_shape`, `lap_drops`);
 //! * relay laps as a masked loop: lanes whose last seed fell in an occupied
 //!   pit lift it and sow again, the others keep their board;
 //! * the 2-or-3 chain as a masked scan down from the last pit, capture
 //!   across as a masked pick of the facing pit, the grand-slam rule as a
 //!   masked row sum.
+//!
+//! This file is only that lockstep control: every rule decision in it (the
+//! lap, the relay, the 2-or-3 start and chain, capture across, the grand
+//! slam) is a function of `rules/` asked once a lane, over bytes
+//! (`sow.rs`'s `Count`), which the scalar rules ask too.
 //!
 //! [`sow_moves`] sows a list of moves this way; the batch step's lane path
 //! (`episode/lanes.rs`) uses the same block of lanes for its episodes' moves.
@@ -28,10 +31,15 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::kernels::dispatch::{Kernel, Loop};
+use crate::rules::capture::{
+    capture_stands_under, captures_across, facing, in_row, is_grand_slam, makes_two_or_three,
+};
 use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::sow::{Sown, CHECK_FROM};
+use crate::rules::sow::{
+    distance, fell_in_occupied, lap_drops, lap_shape, pit_after, Sown, CHECK_FROM,
+};
 use crate::rules::{Capture, GrandSlam, Rules};
 
 /// Lanes a block: enough for four AVX-512 registers of bytes a row.
@@ -318,7 +326,6 @@ impl Block {
     /// receives each lane's last pit.
     #[inline(always)]
     fn lap<const SKIP: bool>(&mut self, last: &mut [u8; LANES]) {
-        let period: u8 = if SKIP { 11 } else { 12 };
         // The seeds lifted: the origin's (inactive lanes lift none).
         let mut seeds = [0u8; LANES];
         let (origin, active) = (self.origin, self.active);
@@ -330,30 +337,21 @@ impl Block {
                 row[l] &= !mask(take);
             }
         }
-        // `n` seeds are `full` whole laps and `k` (1..=period) pits more:
-        // the pits at distance 1..=k get `full + 1`, the others `full`.
+        // The lap's shape and each pit's drops as `sow.rs` has them, in
+        // byte arithmetic: the lanes stay bytes.
         let (mut full, mut k) = ([0u8; LANES], [0u8; LANES]);
         for l in 0..LANES {
-            let x = seeds[l].wrapping_sub(1);
-            full[l] = x / period;
-            k[l] = x - full[l] * period + 1;
+            (full[l], k[l]) = lap_shape(SKIP, seeds[l]);
         }
         for i in 0..12u8 {
             let row = &mut self.cells[usize::from(i)];
             for l in 0..LANES {
-                // Distance from the origin, 1..=12 (the origin itself: 12),
-                // in byte arithmetic: the lanes stay bytes.
-                let t = (i + 12).wrapping_sub(origin[l]);
-                let d = t.wrapping_sub(12 & mask(t > 12));
-                let skipped = SKIP & (d == 12);
-                let gets = full[l] + u8::from(d <= k[l]);
-                row[l] = row[l].wrapping_add(gets & mask((seeds[l] != 0) & !skipped));
+                let gets = lap_drops(SKIP, full[l], k[l], distance(origin[l], i));
+                row[l] = row[l].wrapping_add(gets & mask(seeds[l] != 0));
             }
         }
         for l in 0..LANES {
-            let k = k[l];
-            let to = self.origin[l] + k;
-            let end = if to >= 12 { to - 12 } else { to };
+            let end = pit_after(self.origin[l], k[l]);
             last[l] = select(self.active[l] != 0, end, last[l]);
         }
     }
@@ -380,7 +378,7 @@ impl Block {
         let mut any = 0u8;
         for l in 0..LANES {
             let active = self.active[l] != 0;
-            let on = RELAY & active & (count[l] >= 2);
+            let on = RELAY & active & fell_in_occupied(count[l]);
             ended[l] |= u8::from(active & !on);
             self.active[l] = u8::from(on);
             self.origin[l] = select(on, last[l], self.origin[l]);
@@ -397,8 +395,8 @@ impl Block {
         let count = self.pick(last);
         let mut starts = [0u8; LANES];
         for l in 0..LANES {
-            let opp_row = u8::from(last[l] >= 6) != self.mover[l];
-            let on = (self.active[l] != 0) & ((count[l] == 2) | (count[l] == 3)) & opp_row;
+            let opp = self.mover[l] ^ 1;
+            let on = (self.active[l] != 0) & makes_two_or_three(last[l], count[l], opp);
             starts[l] = u8::from(on);
         }
         // taken[i][l]: pit i is in lane l's chain.
@@ -414,11 +412,11 @@ impl Block {
             let taken_row = &mut taken[usize::from(i)];
             for l in 0..LANES {
                 below[l] = below[l].wrapping_add(1);
-                let opp_row = mask(u8::from(i >= 6) != mover[l]);
-                let two_three = mask((row[l] == 2) | (row[l] == 3));
+                // Pit `i` continues the chain as the last pit starts it.
+                let joins = mask(makes_two_or_three(i, row[l], mover[l] ^ 1));
                 let chained =
                     mask(below[l] == 0) | (alive[l] & mask(below[l].wrapping_sub(1) < 11));
-                let on = mask(starts[l] != 0) & opp_row & two_three & chained;
+                let on = mask(starts[l] != 0) & joins & chained;
                 alive[l] = on;
                 taken_row[l] = on;
             }
@@ -435,15 +433,15 @@ impl Block {
     #[inline(always)]
     fn capture_across(&mut self, r: LaneRules, last: &[u8; LANES], ended: &[u8; LANES]) {
         let count = self.pick(last);
-        let mut facing = [0u8; LANES];
+        let mut facing_pit = [0u8; LANES];
         for l in 0..LANES {
-            facing[l] = 11 - last[l];
+            facing_pit[l] = facing(last[l]);
         }
-        let facing_seeds = self.pick(&facing);
+        let facing_seeds = self.pick(&facing_pit);
         let mut starts = [0u8; LANES];
         for l in 0..LANES {
-            let own_row = u8::from(last[l] >= 6) == self.mover[l];
-            let on = (ended[l] != 0) & (count[l] == 1) & own_row & (facing_seeds[l] > 0);
+            let alone = (ended[l] != 0) & !fell_in_occupied(count[l]);
+            let on = alone & captures_across(last[l], self.mover[l], facing_seeds[l]);
             starts[l] = u8::from(on);
         }
         // The capturing seed is in the mover's row: it does not change
@@ -453,7 +451,7 @@ impl Block {
             let taken_row = &mut taken[usize::from(i)];
             for l in 0..LANES {
                 let seed = r.seed_taken & (last[l] == i);
-                taken_row[l] = u8::from((starts[l] != 0) & ((facing[l] == i) | seed));
+                taken_row[l] = u8::from((starts[l] != 0) & ((facing_pit[l] == i) | seed));
             }
         }
         self.take(r, &taken, &starts);
@@ -470,15 +468,14 @@ impl Block {
             let row = &self.cells[usize::from(i)];
             let taken_row = &taken[usize::from(i)];
             for l in 0..LANES {
-                let opp_row = i / 6 != mover[l];
-                let stays = opp_row & (taken_row[l] == 0) & (row[l] != 0);
+                let stays = !in_row(i, mover[l]) & (taken_row[l] == 0) & (row[l] != 0);
                 left[l] |= u8::from(stays);
             }
         }
         let mut stands = [0u8; LANES];
         for l in 0..LANES {
-            let slam = left[l] == 0;
-            stands[l] = u8::from((starts[l] != 0) & !(slam & r.no_grand_slam));
+            let stands_l = capture_stands_under(r.no_grand_slam, || is_grand_slam(left[l]));
+            stands[l] = u8::from((starts[l] != 0) & stands_l);
         }
         let mut gain = [0u8; LANES];
         for i in 0..12u8 {

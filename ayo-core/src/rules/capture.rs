@@ -11,31 +11,73 @@
 
 use crate::rules::board::{byte, CLEAR, ROW_MASK};
 use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
-use crate::rules::sow::Board;
+use crate::rules::sow::{Board, Count};
 use crate::rules::{GrandSlam, Rules};
 
-/// Whether a capture that keeps only the bytes of `kept` (every pit taken
-/// cleared) would leave `opp`'s row empty.
+// Each rule's decision is one small function over the values it reads
+// (counts as bytes, pits and players as bytes or `usize`, conditions as
+// `bool`): the scalar
+// capture below and the lane engine (`kernels/lanes.rs`, which calls them
+// once a lane inside its vectorised loops) both ask them. They combine
+// conditions as the type of their pits wants ([`Count::both`]): by
+// branches in the scalar loop, by masks in the byte lanes.
+
+/// Whether pit `pit` is in `player`'s row (0 South: pits 0..6, 1 North).
 #[inline(always)]
-pub(crate) fn is_grand_slam(cells: u128, opp: usize, kept: u128) -> bool {
-    cells & ROW_MASK[opp] & kept == 0
+pub(crate) fn in_row<N: Count>(pit: N, player: N) -> bool {
+    N::from(u8::from(pit >= N::from(6))) == player
 }
 
-/// Whether a capture that keeps the bytes of `kept` stands: always, unless
-/// it is a grand slam and the rules forbid those (the rule asked first: it
-/// is one load, the row a few 128-bit operations).
+/// Whether a pit now holding `seeds` is taken by the 2-or-3 rule.
+#[inline(always)]
+pub(crate) fn two_or_three<N: Count>(seeds: u8) -> bool {
+    N::either(seeds == 2, || seeds == 3)
+}
+
+/// Whether a capture leaves the opponent's row empty (a grand slam):
+/// `left` is what it leaves there (the row's bytes in the packed board, a
+/// lane's seeds left in the lanes).
+#[inline(always)]
+pub(crate) fn is_grand_slam<T: PartialEq + Default>(left: T) -> bool {
+    left == T::default()
+}
+
+/// Whether a capture stands: always, unless the rules forbid grand slams
+/// (`no_grand_slam`) and it is one (`slam`, asked only then).
+#[inline(always)]
+pub(crate) fn capture_stands_under(no_grand_slam: bool, slam: impl FnOnce() -> bool) -> bool {
+    !(no_grand_slam && slam())
+}
+
+/// Whether a capture that keeps the bytes of `kept` stands (the rule asked
+/// first: it is one load, the row a few 128-bit operations).
 #[inline(always)]
 fn capture_stands(rules: &Rules, cells: u128, opp: usize, kept: u128) -> bool {
-    !(rules.grand_slam() == GrandSlam::NoCapture && is_grand_slam(cells, opp, kept))
+    capture_stands_under(rules.grand_slam() == GrandSlam::NoCapture, || {
+        is_grand_slam(cells & ROW_MASK[opp] & kept)
+    })
 }
 
 /// Whether the last seed, in pit `last` now holding `count`, starts a 2-or-3
-/// capture: it made 2 or 3, in the opponent's row.
+/// capture: it made 2 or 3, in the opponent's row (`opp`'s). Also whether
+/// pit `last` continues the chain, walking back ([`capture_two_three`]).
 #[inline(always)]
-pub(crate) fn makes_two_or_three(last: usize, count: u8, opp: usize) -> bool {
-    // The count first: it fails more often and is cheaper than the row
-    // (a comparison, where `last / 6` is a multiply).
-    (count == 2 || count == 3) && usize::from(last >= 6) == opp
+pub(crate) fn makes_two_or_three<N: Count>(last: N, count: u8, opp: N) -> bool {
+    // The count first: it fails more often and is cheaper than the row.
+    N::both(two_or_three::<N>(count), || in_row(last, opp))
+}
+
+/// The pit facing `pit` across the board.
+#[inline(always)]
+pub(crate) fn facing(pit: u8) -> u8 {
+    11 - pit
+}
+
+/// Whether a move whose last seed fell alone in pit `last` (empty before)
+/// captures across for `me`: `last` in the mover's row, facing seeds.
+#[inline(always)]
+pub(crate) fn captures_across<N: Count>(last: N, me: N, facing_seeds: u8) -> bool {
+    N::both(in_row(last, me), || facing_seeds > 0)
 }
 
 /// The 2-or-3 chain: pit `last` (see [`makes_two_or_three`]) and, walking
@@ -58,7 +100,7 @@ pub(crate) fn capture_two_three<B: Board>(
     let mut weight = 0u64;
     loop {
         let v = byte(cells, i);
-        if v != 2 && v != 3 {
+        if !two_or_three::<usize>(v) {
             break;
         }
         take += u32::from(v);
@@ -90,8 +132,8 @@ pub(crate) fn capture_two_three<B: Board>(
     true
 }
 
-/// Capture across: the last seed fell in pit `last`, empty before, of the
-/// mover's own row; the seeds of the facing pit (if any) go to the mover's
+/// Capture across: the last seed fell in pit `last`, empty before; when
+/// that captures ([`captures_across`]) the seeds of the facing pit go to the mover's
 /// store, with the capturing seed itself when the rules say so, unless the
 /// grand-slam rule cancels the capture. Applied to `board`; whether
 /// anything was taken.
@@ -104,9 +146,9 @@ pub(crate) fn capture_across<B: Board>(
 ) -> bool {
     let (cells, key) = (board.cells(), board.key());
     let opp = 1 - me;
-    let facing = 11 - last;
+    let facing = usize::from(facing(last as u8));
     let f = byte(cells, facing);
-    if f == 0 {
+    if !captures_across(last, me, f) {
         return false;
     }
     let seed = rules.capturing_seed_taken();

@@ -4,6 +4,7 @@
 
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
+use crate::rules::sow::Count;
 use crate::rules::{Rules, StuckSeeds};
 use crate::Player;
 
@@ -52,18 +53,42 @@ pub(crate) fn counters_may_end(rules: &Rules, stores_changed: bool) -> bool {
     stores_changed || rules.move_limit().is_some()
 }
 
+/// Whether a store holding `seeds` has reached the target `target` (as
+/// `u16` in the scalar code, as bytes in the lanes: `episode/lanes.rs`).
+#[inline(always)]
+pub(crate) fn reaches_target<N: Count>(seeds: N, target: N) -> bool {
+    seeds >= target
+}
+
+/// Whether `no_capture` moves without a capture reach the move limit `limit`.
+#[inline(always)]
+pub(crate) fn reaches_move_limit(no_capture: u16, limit: u16) -> bool {
+    no_capture >= limit
+}
+
+/// The no-capture counter after a move from a position where it was
+/// `no_capture`: reset by a move that took seeds to a store.
+#[inline(always)]
+pub(crate) fn no_capture_after(no_capture: u16, captured: bool) -> u16 {
+    if captured {
+        0
+    } else {
+        no_capture.saturating_add(1)
+    }
+}
+
 impl Position {
     /// The end by target or move limit, if any (checked first, in that order).
     #[inline]
     pub(crate) fn ended_by_counters(&self, rules: &Rules) -> Option<EndReason> {
         if let Some(t) = rules.target() {
             let s = self.stores();
-            if u16::from(s[0]) >= t || u16::from(s[1]) >= t {
+            if reaches_target(u16::from(s[0]), t) || reaches_target(u16::from(s[1]), t) {
                 return Some(EndReason::Target);
             }
         }
         if let Some(limit) = rules.move_limit() {
-            if self.no_capture() >= limit {
+            if reaches_move_limit(self.no_capture(), limit) {
                 return Some(EndReason::MoveLimit);
             }
         }

@@ -23,7 +23,15 @@ pub(crate) fn must_feed(rules: &Rules, pos: &Position) -> bool {
 /// many positions (the playouts).
 #[inline(always)]
 pub(crate) fn must_feed_under(feeding: Feeding, pos: &Position) -> bool {
-    feeding != Feeding::Off && opponent_row_empty(pos)
+    feeding_binds(feeding, || opponent_row_empty(pos))
+}
+
+/// The feeding rule's test: it binds the player to move when the rules
+/// have one and the opponent's row is empty (`opponent_row_empty`, asked
+/// only then).
+#[inline(always)]
+pub(crate) fn feeding_binds(feeding: Feeding, opponent_row_empty: impl FnOnce() -> bool) -> bool {
+    feeding != Feeding::Off && opponent_row_empty()
 }
 
 /// Whether the opponent of the player to move has no seeds in their row.

@@ -7,8 +7,8 @@ use std::fmt;
 
 use crate::rules::board::{byte, mover, PLAYER_SHIFT};
 use crate::rules::hash::{finalize, NORTH_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
-use crate::rules::sow;
 use crate::rules::Rules;
+use crate::rules::{end, sow};
 use crate::Player;
 
 pub use crate::rules::board::PITS;
@@ -273,15 +273,10 @@ impl Position {
     /// The position after a sown move: turn passed, counters updated.
     #[inline(always)]
     pub(crate) fn after(&self, s: sow::Sown) -> Position {
-        let no_capture = if s.captured {
-            0
-        } else {
-            self.no_capture.saturating_add(1)
-        };
         Position {
             cells: s.cells ^ (1u128 << PLAYER_SHIFT),
             lin: s.lin,
-            no_capture,
+            no_capture: end::no_capture_after(self.no_capture, s.captured),
             ply: self.ply.wrapping_add(1),
         }
     }

@@ -13,10 +13,12 @@
 //! a few laps) without bounding anything: the state sequence from any point on
 //! is still eventually periodic, and Brent finds the period.
 
+use std::ops::{Add, Div, Mul, Sub};
+
 use serde::{Deserialize, Serialize};
 
 use crate::rules::board::{byte, mover, CLEAR, PITS_MASK, PIT_ONES};
-use crate::rules::capture::{capture_across, capture_two_three, makes_two_or_three};
+use crate::rules::capture::{capture_across, capture_two_three, in_row, makes_two_or_three};
 use crate::rules::family::{with_family, ACROSS, COLLECT_FOUR, TWO_THREE};
 use crate::rules::hash::{LAP_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
 use crate::rules::{FoursTo, Rules};
@@ -131,13 +133,13 @@ impl Board for Packed {
         _relay: bool,
     ) -> (usize, bool, bool) {
         let c = self.cells & CLEAR[o];
-        let (full, k) = lap_shape(rules.skip_origin(), n);
+        let (full, k) = lap_shape(rules.skip_origin(), n as u32);
         let h = self
             .key
             .wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[o]));
         let (c, h, took, made_four) = collect_lap(rules, c, h, o, full, k, me);
         (self.cells, self.key) = (c, h);
-        ((o + k) % 12, took, made_four)
+        (pit_after(o as u32, k) as usize, took, made_four)
     }
 }
 
@@ -318,7 +320,7 @@ fn sow_lap(
         );
     }
     let cells = cells & CLEAR[origin];
-    let (full, k) = lap_shape(skip_origin, n);
+    let (full, k) = lap_shape(skip_origin, n as u32);
     let full_mask = if skip_origin {
         PIT_ONES & !(0xFFu128 << (8 * origin))
     } else {
@@ -330,22 +332,132 @@ fn sow_lap(
         LAP_WEIGHT[origin][12]
     };
     (
-        cells + u128::from(full) * full_mask + LAP_ONES[origin][k],
+        cells + u128::from(full) * full_mask + LAP_ONES[origin][k as usize],
         key.wrapping_sub((n as u64).wrapping_mul(PIT_WEIGHT[origin]))
             .wrapping_add(u64::from(full).wrapping_mul(full_weight))
-            .wrapping_add(LAP_WEIGHT[origin][k]),
-        (origin + k) % 12,
+            .wrapping_add(LAP_WEIGHT[origin][k as usize]),
+        pit_after(origin as u32, k) as usize,
     )
 }
 
-/// A lap of `n` seeds as `full` seeds to every pit of the cycle (11 pits
-/// when the origin is skipped, else 12) plus one to the next `k` pits.
+/// A count of seeds or pits as the sowing computes with it: `u32` or
+/// `usize` in the scalar loop, `u8` in a byte lane of the lane engine (`kernels/lanes.rs`),
+/// whose lanes stay bytes.
+pub(crate) trait Count:
+    Copy
+    + PartialOrd
+    + From<u8>
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+{
+    /// One less, wrapping (a lane sowing nothing holds 0).
+    fn less_one(self) -> Self;
+    /// `a && b()` as this type's code wants it: short-circuit in the
+    /// scalar loop, which branches on it; both asked in a byte lane, where
+    /// a branch would stop the loop vectorising.
+    fn both(a: bool, b: impl FnOnce() -> bool) -> bool;
+    /// `a || b()`, likewise.
+    fn either(a: bool, b: impl FnOnce() -> bool) -> bool;
+}
+
+/// [`Count`] for the lanes' bytes.
+impl Count for u8 {
+    #[inline(always)]
+    fn less_one(self) -> u8 {
+        self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn both(a: bool, b: impl FnOnce() -> bool) -> bool {
+        a & b()
+    }
+    #[inline(always)]
+    fn either(a: bool, b: impl FnOnce() -> bool) -> bool {
+        a | b()
+    }
+}
+
+/// [`Count`] for the scalar loop's integers.
+macro_rules! scalar_count {
+    ($($t:ty),*) => {$(
+        impl Count for $t {
+            #[inline(always)]
+            fn less_one(self) -> $t {
+                self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn both(a: bool, b: impl FnOnce() -> bool) -> bool {
+                a && b()
+            }
+            #[inline(always)]
+            fn either(a: bool, b: impl FnOnce() -> bool) -> bool {
+                a || b()
+            }
+        }
+    )*};
+}
+scalar_count!(u16, u32, usize);
+
+/// The pits of a lap's cycle: 11 when the origin is skipped, else 12.
 #[inline(always)]
-fn lap_shape(skip_origin: bool, n: usize) -> (u32, usize) {
-    let period = if skip_origin { 11 } else { 12 };
-    let full = (n as u32 - 1) / period;
-    let k = ((n as u32 - 1) % period + 1) as usize;
-    (full, k)
+pub(crate) fn period(skip_origin: bool) -> u8 {
+    if skip_origin {
+        11
+    } else {
+        12
+    }
+}
+
+/// A lap of `n` seeds as `full` seeds to every pit of the cycle
+/// ([`period`]) plus one to the next `k` pits (1..=period).
+#[inline(always)]
+pub(crate) fn lap_shape<N: Count>(skip_origin: bool, n: N) -> (N, N) {
+    let period = N::from(period(skip_origin));
+    let x = n.less_one();
+    let full = x / period;
+    (full, x - full * period + N::from(1))
+}
+
+/// The seeds a lap of shape `(full, k)` ([`lap_shape`]) drops in the pit
+/// at distance `d` (1..=12, the origin at 12: [`distance`]) from its origin.
+#[inline(always)]
+pub(crate) fn lap_drops<N: Count>(skip_origin: bool, full: N, k: N, d: N) -> N {
+    if skip_origin && d == N::from(12) {
+        N::from(0)
+    } else {
+        full + N::from(u8::from(d <= k))
+    }
+}
+
+/// The pit `k` (1..=12) pits on from `pit`, sowing's way round.
+#[inline(always)]
+pub(crate) fn pit_after<N: Count>(pit: N, k: N) -> N {
+    let to = pit + k;
+    if to >= N::from(12) {
+        to - N::from(12)
+    } else {
+        to
+    }
+}
+
+/// How far pit `to` is from `from` sowing's way round: 1..=12, `from`
+/// itself at 12 ([`pit_after`]'s inverse).
+#[inline(always)]
+pub(crate) fn distance<N: Count>(from: N, to: N) -> N {
+    let t = to + N::from(12) - from;
+    if t > N::from(12) {
+        t - N::from(12)
+    } else {
+        t
+    }
+}
+
+/// Whether the last seed of a lap fell into an occupied pit (now holding
+/// `count`): the move then relays from there in relay games, else ends.
+#[inline(always)]
+pub(crate) fn fell_in_occupied(count: u8) -> bool {
+    count >= 2
 }
 
 /// [`sow`] for one rule family (`rules` must agree with `RELAY` and `CAP`),
@@ -411,7 +523,7 @@ pub(crate) fn sow_on<B: Board, const RELAY: bool, const CAP: u8>(
             captured |= capture_two_three(rules, board, last, me);
             break (last, LapEnd::TwoThree);
         }
-        if count >= 2 {
+        if fell_in_occupied(count) {
             if RELAY {
                 o = last;
                 n = usize::from(count);
@@ -420,7 +532,9 @@ pub(crate) fn sow_on<B: Board, const RELAY: bool, const CAP: u8>(
             }
             break (last, LapEnd::Occupied);
         }
-        if CAP == ACROSS && usize::from(last >= 6) == me {
+        // The row first, as `captures_across` asks it: the facing pit is
+        // read only for a last seed in the mover's row.
+        if CAP == ACROSS && in_row(last, me) {
             captured |= capture_across(rules, board, last, me);
         }
         break (last, LapEnd::EmptyPit);
@@ -441,16 +555,16 @@ pub(crate) fn collect_lap(
     mut h: u64,
     o: usize,
     full: u32,
-    k: usize,
+    k: u32,
     me: usize,
 ) -> (u128, u64, bool, bool) {
-    let span = if rules.skip_origin() { 11 } else { 12 };
-    let last = (o + k) % 12;
+    let skip = rules.skip_origin();
+    let last = pit_after(o as u32, k) as usize;
     let mut to = [0u32; 2];
     let mut made_four = false;
-    for j in 1..=span {
-        let i = (o + j) % 12;
-        let d = full + u32::from(j <= k);
+    for j in 1..=u32::from(period(skip)) {
+        let i = pit_after(o as u32, j) as usize;
+        let d = lap_drops(skip, full, k, j);
         if d == 0 {
             continue;
         }
