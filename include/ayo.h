@@ -303,6 +303,11 @@ typedef enum ayo_result {
    */
   AYO_RESULT_NOTHING_TO_UNDO = 38,
   /**
+   * The opponent's row holds seeds and this move leaves it empty, which
+   * the feeding rule `no_starving` forbids while another move does not.
+   */
+  AYO_RESULT_STARVES = 39,
+  /**
    * The game has not ended, so it has no outcome.
    */
   AYO_RESULT_GAME_NOT_OVER = 50,

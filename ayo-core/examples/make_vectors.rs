@@ -70,12 +70,12 @@ fn reference_legal(rules: &Rules, pos: &Position) -> Vec<u8> {
             }
         }
     }
-    if rules.feeding() == Feeding::Off || opp_row(&board) {
-        return ending;
-    }
     match rules.feeding() {
-        Feeding::IfPossible if feeding.is_empty() => ending,
-        _ => feeding,
+        Feeding::Off => ending,
+        Feeding::Strict | Feeding::IfPossible if opp_row(&board) => ending,
+        Feeding::Strict => feeding,
+        Feeding::IfPossible | Feeding::NoStarving if feeding.is_empty() => ending,
+        Feeding::IfPossible | Feeding::NoStarving => feeding,
     }
 }
 
@@ -274,6 +274,11 @@ fn try_move(game: &Game, rel: u8, name: &str, note: Option<&str>) -> Tried {
                     if matches!(reference, Some(Some(_))) && !ref_legal.contains(&rel) =>
                 {
                     "does-not-feed"
+                }
+                IllegalMove::Starves { .. }
+                    if matches!(reference, Some(Some(_))) && !ref_legal.contains(&rel) =>
+                {
+                    "starves"
                 }
                 _ => fail(format!("{ctx}: move {rel}: unexpected error {e:?}")),
             };
@@ -793,6 +798,16 @@ fn main() {
         ),
         ("oware[grand_slam=allowed]", &["grand-slam-allowed"], vec![]),
         ("ayoayo[move_limit=20]", &["end-move-limit"], vec![]),
+        (
+            "ayoayo[feeding=no_starving]",
+            &["starves"],
+            vec![hand(
+                "ayoayo[feeding=no_starving] 1,0,0,0,0,1/0,0,0,0,3,0 20-23 s 0 10 |",
+                1,
+                "capture-empties-the-row",
+                "capturing pit 10 across would leave North's row empty; pit 6 leaves it seeds",
+            )],
+        ),
     ];
 
     let mut report = String::new();

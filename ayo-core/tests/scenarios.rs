@@ -819,6 +819,33 @@ fn feeding_if_possible_acts_as_strict_when_a_move_feeds() {
 }
 
 #[test]
+fn feeding_no_starving_forbids_emptying_a_row_that_holds_seeds() {
+    // Ayoayo, North's seeds all in pit 10. South's pit 0 (1) -> 1, empty and
+    // its own: captures across, pit 10, and North's row is empty (starves).
+    // Pit 5 (1) -> 6, an empty pit of North's row: ends, North keeps seeds.
+    let strict = Rules::preset("ayoayo").unwrap();
+    let r = rules("ayoayo", &[("feeding", "no_starving")]);
+    let board = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 3, 0];
+    let p = pos(&r, board, [20, 23], S);
+    assert_eq!(legal(&strict, &pos(&strict, board, [20, 23], S)), [1, 6]);
+    assert_eq!(legal(&r, &p), [6]);
+    assert_eq!(illegal(&r, &p, 1), IllegalMove::Starves { pit: 0 });
+    assert_eq!(IllegalMove::Starves { pit: 0 }.kind(), "starves");
+    // When every move starves, every move is legal (as if_possible): only
+    // pit 0 can move, and it empties North's row.
+    let only = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0];
+    let p = pos(&r, only, [21, 23], S);
+    assert_eq!(legal(&r, &p), [1]);
+    let q = play(&r, &p, 1);
+    assert_eq!(q.board(), [0; 12]);
+    // An empty row is fed as under if_possible: North must give South seeds.
+    let empty = [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2];
+    let p = pos(&r, empty, [22, 23], N);
+    assert_eq!(legal(&r, &p), [6]);
+    assert_eq!(illegal(&r, &p, 1), IllegalMove::DoesNotFeed { pit: 6 });
+}
+
+#[test]
 fn feeding_if_possible_allows_all_when_none_feeds() {
     // Ayo, South [1,1,0,0,0,0], North empty. Pit 0 (1) -> 1: 2, relay 2 -> 2, 3: pit 3 empty,
     // ends: no feed. Pit 1 (1) -> 2: ends: no feed. So both are legal. After pit 1, North has

@@ -67,6 +67,11 @@ pub(crate) fn illegal_move_message(e: &IllegalMove, numbering: Numbering) -> Str
             pit_words(pit, numbering),
             side(Player::owner_of(pit).opponent())
         ),
+        IllegalMove::Starves { pit } => format!(
+            "sowing {} leaves {}'s row empty, while another move leaves seeds there",
+            pit_words(pit, numbering),
+            side(Player::owner_of(pit).opponent())
+        ),
         IllegalMove::GameOver => "the game is over".to_owned(),
         IllegalMove::Truncated => "the game has reached its ply cap".to_owned(),
     }
@@ -81,6 +86,7 @@ pub(crate) fn illegal_move(e: IllegalMove, numbering: Numbering) -> Fail {
         IllegalMove::EmptyPit { .. } => ayo_result::EmptyPit,
         IllegalMove::EndlessRelay { .. } => ayo_result::EndlessRelay,
         IllegalMove::DoesNotFeed { .. } => ayo_result::DoesNotFeed,
+        IllegalMove::Starves { .. } => ayo_result::Starves,
         IllegalMove::GameOver => ayo_result::GameOver,
         IllegalMove::Truncated => ayo_result::Truncated,
     };

@@ -72,6 +72,7 @@ pub extern "C" fn ayo_result_name(code: i32) -> *const c_char {
             ayo_result::EmptyPit => c"AYO_RESULT_EMPTY_PIT",
             ayo_result::EndlessRelay => c"AYO_RESULT_ENDLESS_RELAY",
             ayo_result::DoesNotFeed => c"AYO_RESULT_DOES_NOT_FEED",
+            ayo_result::Starves => c"AYO_RESULT_STARVES",
             ayo_result::GameOver => c"AYO_RESULT_GAME_OVER",
             ayo_result::Truncated => c"AYO_RESULT_TRUNCATED",
             ayo_result::NothingToUndo => c"AYO_RESULT_NOTHING_TO_UNDO",

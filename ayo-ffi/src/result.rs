@@ -62,6 +62,9 @@ pub enum ayo_result {
     Truncated = 37,
     /// There is no move to take back.
     NothingToUndo = 38,
+    /// The opponent's row holds seeds and this move leaves it empty, which
+    /// the feeding rule `no_starving` forbids while another move does not.
+    Starves = 39,
     /// The game has not ended, so it has no outcome.
     GameNotOver = 50,
     /// The last failure on this game was not a record error (or there was none).
@@ -133,7 +136,7 @@ pub enum ayo_result {
 
 impl ayo_result {
     /// Every code, for lookups from a C integer.
-    pub(crate) const ALL: [ayo_result; 41] = [
+    pub(crate) const ALL: [ayo_result; 42] = [
         ayo_result::Ok,
         ayo_result::NullArgument,
         ayo_result::InvalidUtf8,
@@ -155,6 +158,7 @@ impl ayo_result {
         ayo_result::GameOver,
         ayo_result::Truncated,
         ayo_result::NothingToUndo,
+        ayo_result::Starves,
         ayo_result::GameNotOver,
         ayo_result::NoRecordError,
         ayo_result::UnknownLevel,
@@ -205,6 +209,7 @@ impl ayo_result {
             ayo_result::EmptyPit => "the pit is empty",
             ayo_result::EndlessRelay => "sowing this pit would relay forever",
             ayo_result::DoesNotFeed => "the move does not feed the opponent's empty row",
+            ayo_result::Starves => "the move leaves the opponent's row empty while another does not",
             ayo_result::GameOver => "the game is over",
             ayo_result::Truncated => "the game has reached its ply cap",
             ayo_result::NothingToUndo => "there is no move to undo",

@@ -198,7 +198,7 @@ impl PyRules {
     fn grand_slam(&self) -> String {
         self.word("grand_slam")
     }
-    /// "off", "strict" or "if_possible".
+    /// "off", "strict", "if_possible" or "no_starving".
     #[getter]
     fn feeding(&self) -> String {
         self.word("feeding")

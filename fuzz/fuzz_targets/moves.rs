@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
         ("relay", if head & 4 != 0 { "true" } else { "false" }),
         ("capture", ["across", "two_three", "collect_four", "across"][usize::from(head >> 3 & 3)]),
         ("skip_origin", if head & 32 != 0 { "true" } else { "false" }),
-        ("feeding", ["off", "strict", "if_possible", "strict"][usize::from(head >> 6 & 3)]),
+        ("feeding", ["off", "strict", "if_possible", "no_starving"][usize::from(head >> 6 & 3)]),
         ("seeds_per_pit", "4"),
         ("repetition", if head & 1 != 0 { "own_side" } else { "off" }),
     ];

@@ -43,6 +43,7 @@ _REASONS = {
     "empty_pit": "it is empty",
     "endless_relay": "its relays would go round forever",
     "does_not_feed": "it leaves the opponent's empty row without seeds, and feeding is required",
+    "starves": "it leaves the opponent's row empty while another move does not",
     "game_over": "the game is over",
 }
 

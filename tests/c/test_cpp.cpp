@@ -104,6 +104,7 @@ const std::map<std::string, ayo_result> kErrors = {
     {"empty_pit", AYO_RESULT_EMPTY_PIT},
     {"endless_relay", AYO_RESULT_ENDLESS_RELAY},
     {"does_not_feed", AYO_RESULT_DOES_NOT_FEED},
+    {"starves", AYO_RESULT_STARVES},
     {"game_over", AYO_RESULT_GAME_OVER},
     {"action_out_of_range", AYO_RESULT_ACTION_OUT_OF_RANGE},
     {"pit_out_of_range", AYO_RESULT_PIT_OUT_OF_RANGE},

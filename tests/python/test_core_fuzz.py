@@ -20,6 +20,7 @@ REASONS = {
     "empty_pit",
     "endless_relay",
     "does_not_feed",
+    "starves",
     "game_over",
     "not_movers_pit",
     "action_out_of_range",

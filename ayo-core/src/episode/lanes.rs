@@ -272,7 +272,8 @@ fn takes_common_path(
             let reach = (0..6u8).fold(0, |r, a| {
                 r | u8::from(reaches_opponent(a, pos.seeds(first + usize::from(a)))) << a
             });
-            feeding_legal(opts.rules.feeding(), pos.nonempty_actions(), reach)
+            let row_empty = pos.row_seeds(pos.to_move().opponent()) == 0;
+            feeding_legal(opts.rules.feeding(), pos.nonempty_actions(), reach, row_empty)
         }
         None => return None,
     };
@@ -391,7 +392,7 @@ fn arrival(
             | reaches_move_limit(no_capture[l], limit);
         let feeds = feeding_binds(feeding_rule, || opponent_seeds[l] == 0);
         legal[l] = if feeds {
-            feeding_legal(feeding_rule, nonempty[l], reach[l])
+            feeding_legal(feeding_rule, nonempty[l], reach[l], opponent_seeds[l] == 0)
         } else {
             nonempty[l]
         };

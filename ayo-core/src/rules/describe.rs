@@ -114,6 +114,10 @@ impl Rules {
                 "Feeding: when the opponent's row is empty, you must play a move that gives \
                  them seeds if one exists."
             }
+            Feeding::NoStarving => {
+                "Feeding: at every move, you must leave the opponent seeds in their row if a \
+                 move does; when none does, every move is legal."
+            }
             Feeding::Off => "Feeding: no move is required to give seeds to an empty row.",
         });
         say(&match self.target() {

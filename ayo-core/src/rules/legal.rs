@@ -13,7 +13,8 @@ use crate::rules::position::Position;
 use crate::rules::{Capture, Feeding, GrandSlam, Rules};
 
 /// Whether the feeding rule applies to the player to move in `pos`: the rules
-/// have one and the opponent's row is empty ([`opponent_row_empty`]).
+/// have one and the opponent's row is empty ([`opponent_row_empty`]), or
+/// the rule is [`Feeding::NoStarving`], which applies at every move.
 #[inline(always)]
 pub(crate) fn must_feed(rules: &Rules, pos: &Position) -> bool {
     must_feed_under(rules.feeding(), pos)
@@ -28,10 +29,21 @@ pub(crate) fn must_feed_under(feeding: Feeding, pos: &Position) -> bool {
 
 /// The feeding rule's test: it binds the player to move when the rules
 /// have one and the opponent's row is empty (`opponent_row_empty`, asked
-/// only then).
+/// only then), or, under [`Feeding::NoStarving`], at every move.
 #[inline(always)]
 pub(crate) fn feeding_binds(feeding: Feeding, opponent_row_empty: impl FnOnce() -> bool) -> bool {
-    feeding != Feeding::Off && opponent_row_empty()
+    match feeding {
+        Feeding::Off => false,
+        Feeding::Strict | Feeding::IfPossible => opponent_row_empty(),
+        Feeding::NoStarving => true,
+    }
+}
+
+/// Whether, when no legal move feeds, every move that ends is legal
+/// (`if_possible`, `no_starving`) rather than none (`strict`).
+#[inline(always)]
+pub(crate) fn every_move_when_none_feeds(feeding: Feeding) -> bool {
+    matches!(feeding, Feeding::IfPossible | Feeding::NoStarving)
 }
 
 /// Whether the opponent of the player to move has no seeds in their row.
@@ -88,12 +100,14 @@ pub(crate) fn feeds_by_reach(rules: &Rules) -> bool {
 
 /// The legal actions of a single-lap position where [`feeds_by_reach`]
 /// and the feeding rule is in force: of the non-empty pits `nonempty`,
-/// those in `reach` (the pits whose moves reach the opponent's row), or
-/// with [`Feeding::IfPossible`] every non-empty pit when none reaches.
+/// those that feed, or where the rule allows it every non-empty pit when
+/// none does. A move feeds an empty row when it reaches it (`reach`: the
+/// pits whose moves reach the opponent's row); a row that holds seeds
+/// (where `no_starving` binds) no such move can empty, so every move feeds.
 #[inline(always)]
-pub(crate) fn feeding_legal(feeding: Feeding, nonempty: u8, reach: u8) -> u8 {
-    let feeders = nonempty & reach;
-    if feeding == Feeding::IfPossible && feeders == 0 {
+pub(crate) fn feeding_legal(feeding: Feeding, nonempty: u8, reach: u8, row_empty: bool) -> u8 {
+    let feeders = if row_empty { nonempty & reach } else { nonempty };
+    if every_move_when_none_feeds(feeding) && feeders == 0 {
         nonempty
     } else {
         feeders
@@ -150,7 +164,7 @@ impl Position {
                 }
             }
         }
-        if !fed && rules.feeding() == Feeding::IfPossible {
+        if !fed && every_move_when_none_feeds(rules.feeding()) {
             for (mv, p) in starving {
                 f(mv, p);
             }
@@ -234,13 +248,16 @@ impl Position {
             .sown(rules, mv.pit())
             .ok_or(IllegalMove::EndlessRelay { pit: mv.pit() })?;
         if must_feed(rules, self) && !feeds(&next) {
-            let allowed = match rules.feeding() {
-                Feeding::Strict => false,
-                // Legal only when no move at all feeds.
-                _ => self.children(rules).iter().all(|(_, p)| !feeds(p)),
-            };
+            // Legal only when no move at all feeds, where the rule allows that.
+            let allowed = every_move_when_none_feeds(rules.feeding())
+                && self.children(rules).iter().all(|(_, p)| !feeds(p));
             if !allowed {
-                return Err(IllegalMove::DoesNotFeed { pit: mv.pit() });
+                let pit = mv.pit();
+                return Err(if opponent_row_empty(self) {
+                    IllegalMove::DoesNotFeed { pit }
+                } else {
+                    IllegalMove::Starves { pit }
+                });
             }
         }
         Ok(next)

@@ -132,6 +132,13 @@ pub enum IllegalMove {
         /// The absolute pit.
         pit: usize,
     },
+    /// The opponent's row holds seeds and this move leaves it empty, while
+    /// the feeding rule `no_starving` forbids that (another move leaves seeds there).
+    #[error("sowing pit {pit} leaves the opponent's row empty while another move does not")]
+    Starves {
+        /// The absolute pit.
+        pit: usize,
+    },
     /// The game has ended.
     #[error("the game is over")]
     GameOver,
@@ -150,6 +157,7 @@ impl IllegalMove {
             IllegalMove::EmptyPit { .. } => "empty_pit",
             IllegalMove::EndlessRelay { .. } => "endless_relay",
             IllegalMove::DoesNotFeed { .. } => "does_not_feed",
+            IllegalMove::Starves { .. } => "starves",
             IllegalMove::GameOver => "game_over",
             IllegalMove::Truncated => "truncated",
         }

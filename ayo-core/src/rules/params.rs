@@ -50,6 +50,9 @@ pub enum Feeding {
     Strict,
     /// As `Strict` when at least one such move exists, otherwise every move is legal.
     IfPossible,
+    /// As `IfPossible`, at every move: a move may leave the opponent's row
+    /// empty only when every move would (the rules card's starvation rule).
+    NoStarving,
 }
 
 /// Where the seeds left on the board go when the game ends without a target win.
@@ -387,7 +390,9 @@ impl RuleParams {
             "fours_to" => self.fours_to = word("fours_to", value, "mover or pit_owner")?,
             "skip_origin" => self.skip_origin = boolean("skip_origin", value)?,
             "grand_slam" => self.grand_slam = word("grand_slam", value, "allowed or no_capture")?,
-            "feeding" => self.feeding = word("feeding", value, "off, strict or if_possible")?,
+            "feeding" => {
+                self.feeding = word("feeding", value, "off, strict, if_possible or no_starving")?
+            }
             "stuck_seeds" => {
                 self.stuck_seeds = word("stuck_seeds", value, "to_opponent or own_side")?
             }

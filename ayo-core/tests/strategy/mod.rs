@@ -21,7 +21,8 @@ pub fn any_rules() -> impl Strategy<Value = Rules> {
         prop_oneof![
             Just(Feeding::Off),
             Just(Feeding::Strict),
-            Just(Feeding::IfPossible)
+            Just(Feeding::IfPossible),
+            Just(Feeding::NoStarving)
         ],
         prop_oneof![Just(StuckSeeds::ToOpponent), Just(StuckSeeds::OwnSide)],
     );
