@@ -50,7 +50,11 @@ pub mod players;
 
 pub use games::{playout, record, trace};
 pub use kernels::dispatch as kernel;
-pub use kernels::{lanes, threads};
+pub use kernels::threads;
+// The lane engine called directly: for ayo's own tests and timers (the
+// `testing` feature); the batch step uses it inside the core.
+#[cfg(feature = "testing")]
+pub use kernels::lanes;
 
 pub use games::game::Game;
 pub use games::lean::LeanGame;

@@ -273,7 +273,12 @@ fn takes_common_path(
                 r | u8::from(reaches_opponent(a, pos.seeds(first + usize::from(a)))) << a
             });
             let row_empty = pos.row_seeds(pos.to_move().opponent()) == 0;
-            feeding_legal(opts.rules.feeding(), pos.nonempty_actions(), reach, row_empty)
+            feeding_legal(
+                opts.rules.feeding(),
+                pos.nonempty_actions(),
+                reach,
+                row_empty,
+            )
         }
         None => return None,
     };

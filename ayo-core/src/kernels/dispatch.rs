@@ -1,7 +1,7 @@
 //! Runtime CPU dispatch: the instruction set the hot loops are compiled for.
 //!
 //! One portable build carries each dispatched loop (random playouts, the
-//! lane engine of [`crate::kernels::lanes`] and the batch step's lanes
+//! lane engine (`kernels/lanes.rs`) and the batch step's lanes
 //! (`episode::BatchPath`), and [`crate::each_children`], a
 //! caller's loop over many positions' children) three times: for the x86-64
 //! baseline ([`Kernel::SCALAR`], `scalar`), for x86-64-v3 (AVX2, BMI1/2, FMA,

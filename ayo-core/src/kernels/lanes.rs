@@ -30,17 +30,18 @@
 // Lane loops index several arrays by the same lane (or pit).
 #![allow(clippy::needless_range_loop)]
 
-use crate::kernels::dispatch::{Kernel, Loop};
 use crate::rules::capture::{
     capture_stands_under, captures_across, facing, in_row, is_grand_slam, makes_two_or_three,
 };
 use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
-use crate::rules::moves::Move;
-use crate::rules::position::Position;
-use crate::rules::sow::{
-    distance, fell_in_occupied, lap_drops, lap_shape, pit_after, Sown, CHECK_FROM,
-};
+use crate::rules::sow::{distance, fell_in_occupied, lap_drops, lap_shape, pit_after, CHECK_FROM};
 use crate::rules::{Capture, GrandSlam, Rules};
+// What `sow_moves`, the lane engine called directly, needs besides.
+#[cfg(any(test, feature = "testing"))]
+use crate::{
+    kernels::dispatch::{Kernel, Loop},
+    rules::{moves::Move, position::Position, sow::Sown},
+};
 
 /// Lanes a block: enough for four AVX-512 registers of bytes a row.
 pub const LANES: usize = 64;
@@ -91,12 +92,14 @@ impl LaneRules {
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// Whether the lane engine sows `rules`' moves itself (single-lap and relay
 /// sowing with captures across or by the 2-or-3 chain; not collect on 4).
 pub fn sows_in_lanes(rules: &Rules) -> bool {
     LaneRules::of(rules).is_some()
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// The children of `moves` (each a position and a non-empty pit of its
 /// player to move), as [`Position::try_play_unchecked`] gives them (`None`:
 /// an endless relay), into `out` (as long as `moves`), sown in lanes by
@@ -145,6 +148,7 @@ pub fn sow_moves(
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// [`sow_moves`] for one family, a block of [`LANES`] moves at a time.
 fn blocks<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
     kernel: Kernel,
@@ -163,6 +167,7 @@ fn blocks<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
     }
 }
 
+#[cfg(any(test, feature = "testing"))]
 /// One block of one family for [`Kernel::run`].
 struct BlockLoop<'a, const RELAY: bool, const TWO_THREE: bool, const SKIP: bool> {
     rules: &'a Rules,
@@ -171,6 +176,7 @@ struct BlockLoop<'a, const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>
     out: &'a mut [Option<Position>],
 }
 
+#[cfg(any(test, feature = "testing"))]
 impl<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool> Loop
     for BlockLoop<'_, RELAY, TWO_THREE, SKIP>
 {
@@ -261,6 +267,7 @@ impl Block {
     }
 
     /// The block of `moves` (at most [`LANES`]); unused lanes are inactive.
+    #[cfg(any(test, feature = "testing"))]
     #[inline(always)]
     fn load(moves: &[(Position, Move)]) -> Block {
         let (mut packed, mut origin, mut active) = ([0u128; LANES], [0u8; LANES], [0u8; LANES]);
@@ -499,6 +506,7 @@ impl Block {
 
     /// Writes each lane's child to `out`; `unfinished` lanes are sown by
     /// the scalar path.
+    #[cfg(any(test, feature = "testing"))]
     #[inline(always)]
     fn store(
         &self,

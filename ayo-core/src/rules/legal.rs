@@ -106,7 +106,11 @@ pub(crate) fn feeds_by_reach(rules: &Rules) -> bool {
 /// (where `no_starving` binds) no such move can empty, so every move feeds.
 #[inline(always)]
 pub(crate) fn feeding_legal(feeding: Feeding, nonempty: u8, reach: u8, row_empty: bool) -> u8 {
-    let feeders = if row_empty { nonempty & reach } else { nonempty };
+    let feeders = if row_empty {
+        nonempty & reach
+    } else {
+        nonempty
+    };
     if every_move_when_none_feeds(feeding) && feeders == 0 {
         nonempty
     } else {
