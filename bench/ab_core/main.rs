@@ -15,7 +15,7 @@
 //! sides are the working tree's one build: a check that the tool runs (CI's),
 //! which tells nothing of code placement.
 //!
-//! Workloads (the criterion groups of `bench/benches/engine.rs`):
+//! Workloads (the criterion groups of `ayo-core/benches/engine.rs`):
 //! `playout PRESET`: 200 seeded random playouts from the start;
 //! `lean PRESET`: 1,024 `LeanGame`s stepped 10 times by two random moves and
 //! the legal mask; `rows PRESET`: 1,024 episodes against the random

@@ -1,7 +1,7 @@
 //! Engine speed: random playouts (moves per second) for each preset, legal-move
 //! generation plus play, perft, and the cost of copying a position.
 //!
-//! Run: `cargo bench -p ayo-bench --bench engine`. Each throughput line is in
+//! Run: `cargo bench -p ayo-core --bench engine`. Each throughput line is in
 //! moves (or perft leaves) per second; criterion reports the median estimate.
 //! The first lines name the CPU and the kernel the loops run (`AYO_KERNEL`
 //! forces one: see `ayo_core::kernel`).
@@ -14,6 +14,11 @@ use std::hint::black_box;
 use ayo_core::episode::{step_batch, Checked, Episode, EpisodeOptions};
 use ayo_core::{kernel, playout, trace, LeanGame, Position, Preset, Rules};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+
+// The timers' shared helpers (the CPU line), from the ayo-bench crate's library.
+#[allow(dead_code, unused_imports)]
+#[path = "../../bench/src/lib.rs"]
+mod ayo_bench;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -2,7 +2,7 @@
 //! for `oware` (the targets: 5M nodes/s, 1M simulations/s on one core)
 //! and the other presets.
 //!
-//! Run: `cargo bench -p ayo-bench --bench players`. Each throughput line is in
+//! Run: `cargo bench -p ayo-core --bench players`. Each throughput line is in
 //! nodes (alpha-beta) or simulations (MCTS) per second; the node or
 //! simulation count of one search is fixed by its budget and printed first.
 
