@@ -176,50 +176,9 @@ fn episodes_of<G: EpisodeGame>(
 
 /// `rows` with its status row replaced by `status`, and the status row
 /// it had (a step writes the batch's own status bytes, then copies them).
-fn with_status<'a: 'b, 'b>(rows: Rows<'a>, status: &'b mut [u8]) -> (Rows<'b>, &'a mut [u8]) {
-    let Rows {
-        obs,
-        obs_mask,
-        mask,
-        reward,
-        terminated,
-        truncated,
-        seat,
-        final_obs,
-        final_obs_mask,
-        ended,
-        game_over,
-        scores,
-        winner,
-        illegal,
-        to_move,
-        ply,
-        replied,
-        reason,
-        status: theirs,
-    } = rows;
-    let rows = Rows {
-        obs,
-        obs_mask,
-        mask,
-        reward,
-        terminated,
-        truncated,
-        seat,
-        final_obs,
-        final_obs_mask,
-        ended,
-        game_over,
-        scores,
-        winner,
-        illegal,
-        to_move,
-        ply,
-        replied,
-        reason,
-        status,
-    };
-    (rows, theirs)
+fn with_status<'a: 'b, 'b>(mut rows: Rows<'a>, status: &'b mut [u8]) -> (Rows<'b>, &'a mut [u8]) {
+    let theirs = std::mem::take(&mut rows.status);
+    (Rows { status, ..rows }, theirs)
 }
 
 impl VecEnv {

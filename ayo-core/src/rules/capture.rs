@@ -11,7 +11,7 @@
 
 use crate::rules::board::{byte, CLEAR, ROW_MASK};
 use crate::rules::hash::{PIT_WEIGHT, STORE_WEIGHT};
-use crate::rules::sow::{Board, Count};
+use crate::rules::lap_board::{Board, Count};
 use crate::rules::{GrandSlam, Rules};
 
 // Each rule's decision is one small function over the values it reads

@@ -2,9 +2,9 @@
 //! move limit or a repeated position, then a player to move with no legal
 //! move ([`end_reason`]); and the final scores ([`Position::final_outcome`]).
 
+use crate::rules::lap_board::Count;
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
-use crate::rules::sow::Count;
 use crate::rules::{Rules, StuckSeeds};
 use crate::Player;
 
@@ -64,17 +64,6 @@ pub(crate) fn reaches_target<N: Count>(seeds: N, target: N) -> bool {
 #[inline(always)]
 pub(crate) fn reaches_move_limit(no_capture: u16, limit: u16) -> bool {
     no_capture >= limit
-}
-
-/// The no-capture counter after a move from a position where it was
-/// `no_capture`: reset by a move that took seeds to a store.
-#[inline(always)]
-pub(crate) fn no_capture_after(no_capture: u16, captured: bool) -> u16 {
-    if captured {
-        0
-    } else {
-        no_capture.saturating_add(1)
-    }
 }
 
 impl Position {

@@ -9,6 +9,7 @@ pub(crate) mod capture; // captures across and by the 2-or-3 chain, the grand sl
 pub(crate) mod describe; // the rules in words
 pub(crate) mod end; // the end of the game in the rules' order, the final scores
 pub(crate) mod family; // the one dispatch from a rule set to its specialised loops
+pub(crate) mod lap_board; // what the rules compute on: the board a lap is sown on, the counts
 pub(crate) mod legal; // legality: endless relays, the feeding rule
 pub(crate) mod repeat; // repetition: the positions since the last capture
 pub(crate) mod sow; // sowing: laps, the skipped origin, relay, collect on 4

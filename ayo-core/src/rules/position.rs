@@ -7,8 +7,8 @@ use std::fmt;
 
 use crate::rules::board::{byte, mover, PLAYER_SHIFT};
 use crate::rules::hash::{finalize, NORTH_WEIGHT, PIT_WEIGHT, STORE_WEIGHT};
+use crate::rules::sow;
 use crate::rules::Rules;
-use crate::rules::{end, sow};
 use crate::Player;
 
 pub use crate::rules::board::PITS;
@@ -34,6 +34,17 @@ pub struct Position {
     lin: u64,
     no_capture: u16,
     ply: u32,
+}
+
+/// The no-capture counter after a move from a position where it was
+/// `no_capture`: reset by a move that took seeds to a store.
+#[inline(always)]
+pub(crate) fn no_capture_after(no_capture: u16, captured: bool) -> u16 {
+    if captured {
+        0
+    } else {
+        no_capture.saturating_add(1)
+    }
 }
 
 impl fmt::Debug for Position {
@@ -276,7 +287,7 @@ impl Position {
         Position {
             cells: s.cells ^ (1u128 << PLAYER_SHIFT),
             lin: s.lin,
-            no_capture: end::no_capture_after(self.no_capture, s.captured),
+            no_capture: no_capture_after(self.no_capture, s.captured),
             ply: self.ply.wrapping_add(1),
         }
     }
