@@ -34,19 +34,32 @@
 //! the last capture, which no fixed-size record holds. The stateless form
 //! of Oware is `oware` with `repetition=off` and a step limit (truncation).
 
+use std::cell::Cell;
+
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::ser::{self, Impossible, Serialize};
 
+use super::batch::{step_into, BatchPath};
+use super::rows::{BatchOut, Kept};
 use super::{
     check_action, ActionError, Autoreset, Checked, Episode, EpisodeOptions, IllegalAction,
-    Opponent, OptionsError, Perspective, Reward, SeatChoice,
+    Opponent, OptionsError, Perspective, Reward, SeatChoice, Step,
 };
+use crate::kernels::dispatch as kernel;
+use crate::kernels::lanes::LANES;
 use crate::observation::{ACTIONS, OBS};
 use crate::players::Kind;
 use crate::rules::Repetition;
 use crate::{LeanGame, Player, Position, RulesError, Setup, PARAM_NAMES, PITS};
 use crate::{Preset, Rules};
+
+thread_local! {
+    /// The episodes [`Stateless::step_in_place`] unpacks a block of records
+    /// into, kept on each thread between calls (taken while in use: a call
+    /// inside a call finds none and makes its own).
+    static BLOCK: Cell<Vec<Episode<LeanGame>>> = const { Cell::new(Vec::new()) };
+}
 
 /// Bytes of one packed episode (see the module's docs for the layout).
 pub const STATE_BYTES: usize = 96;
@@ -349,6 +362,99 @@ impl Stateless {
         if let Some(m) = &out.next_mask {
             check_len("next mask", n * ACTIONS, m.len())?;
         }
+        if self.opts.autoreset == Autoreset::Disabled {
+            return self.step_each(states, actions, out);
+        }
+        // The records unpacked into episodes a block of lanes at a time and
+        // stepped by the batch step (`step_batch_rows`' loop, in byte lanes
+        // where the kernel has them), then packed again. The episodes are
+        // this thread's, kept from call to call (making them each call cost
+        // as much as the lanes saved); another batch's rules make new ones.
+        let mut eps = BLOCK.take();
+        if eps
+            .first()
+            .is_some_and(|ep| *ep.game.rules() != self.opts.rules)
+        {
+            eps.clear();
+        }
+        while eps.len() < n.min(LANES) {
+            eps.push(self.scratch());
+        }
+        let stepped = self.step_blocks(&mut eps, states, actions, out);
+        BLOCK.set(eps);
+        stepped
+    }
+
+    /// [`Stateless::step_in_place`] with autoreset to the next step, the
+    /// lengths checked: the records unpacked into `eps` (as many as a block
+    /// of lanes, or as the records), stepped and packed again.
+    fn step_blocks(
+        &self,
+        eps: &mut [Episode<LeanGame>],
+        states: &mut [u8],
+        actions: &[i64],
+        out: StepOut<'_>,
+    ) -> Result<(), StatelessError> {
+        let penalize = self.opts.illegal.penalty().is_some();
+        let path = BatchPath::for_kernel(kernel::active());
+        let mut checked = [Checked::Legal(0); LANES];
+        let StepOut {
+            rewards,
+            terminated,
+            truncated,
+            mut next_mask,
+        } = out;
+        for (b, block) in states.chunks_mut(LANES * STATE_BYTES).enumerate() {
+            let first = b * LANES;
+            // Every record of the block unpacked and its action checked
+            // first; the records before a refused one are stepped.
+            let (mut k, mut failed) = (0, None);
+            for (j, row) in block.chunks_exact(STATE_BYTES).enumerate() {
+                let (ep, i) = (&mut eps[j], first + j);
+                let ok = self.load(ep, row, i).and_then(|()| {
+                    if ep.done {
+                        // Ignored: the step starts a new episode.
+                        Ok(Checked::Legal(0))
+                    } else {
+                        self.check(ep, actions[i], penalize, i)
+                    }
+                });
+                match ok {
+                    Ok(c) => checked[j] = c,
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+                k = j + 1;
+            }
+            let end = first + k;
+            let mut packed = Packed {
+                env: self,
+                rows: &mut block[..k * STATE_BYTES],
+                rewards: &mut rewards[2 * first..2 * end],
+                terminated: &mut terminated[first..end],
+                truncated: &mut truncated[first..end],
+                next_mask: next_mask
+                    .as_deref_mut()
+                    .map(|m| &mut m[first * ACTIONS..end * ACTIONS]),
+            };
+            step_into(path, &self.opts, &mut eps[..k], |j| checked[j], &mut packed);
+            if let Some(e) = failed {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Stateless::step_in_place`] with autoreset disabled, a record at a
+    /// time: an ended episode is not stepped at all.
+    fn step_each(
+        &self,
+        states: &mut [u8],
+        actions: &[i64],
+        out: StepOut<'_>,
+    ) -> Result<(), StatelessError> {
         let mut next_mask = out.next_mask;
         let mut ep = self.scratch();
         let penalize = self.opts.illegal.penalty().is_some();
@@ -356,30 +462,11 @@ impl Stateless {
             self.load(&mut ep, row, i)?;
             let a = actions[i];
             let (rewards, term, trunc) = if ep.done {
-                if self.opts.autoreset == Autoreset::Disabled {
-                    // Absorbing: what a search's terminal node needs.
-                    (
-                        [0.0, 0.0],
-                        self.ended_by_rules(&mut ep),
-                        !self.ended_by_rules(&mut ep),
-                    )
-                } else {
-                    let s = ep.step(&self.opts, Checked::Legal(0));
-                    ([0.0, 0.0], s.terminated, s.truncated)
-                }
+                // Absorbing: what a search's terminal node needs.
+                let by_rules = self.ended_by_rules(&mut ep);
+                ([0.0, 0.0], by_rules, !by_rules)
             } else {
-                let legal = self.viewer_legal(&mut ep);
-                let checked = match check_action(legal, a, penalize) {
-                    Ok(c) => c,
-                    Err(ActionError::Illegal(_)) => {
-                        let why = ep.why_illegal(&self.opts, a as u8);
-                        return Err(StatelessError::Action {
-                            index: i,
-                            error: ActionError::Illegal(why),
-                        });
-                    }
-                    Err(error) => return Err(StatelessError::Action { index: i, error }),
-                };
+                let checked = self.check(&mut ep, a, penalize, i)?;
                 let s = ep.step(&self.opts, checked);
                 let r = [s.reward_for(Player::South), s.reward_for(Player::North)];
                 (r.map(|x| x as f32), s.terminated, s.truncated)
@@ -600,10 +687,83 @@ impl Stateless {
         ep.viewer_legal(&self.opts)
     }
 
+    /// The agent's `action` in the loaded episode `ep` (game `index`, not
+    /// over), checked: refused out of range, or illegal unless penalized.
+    #[inline]
+    fn check(
+        &self,
+        ep: &mut Episode<LeanGame>,
+        action: i64,
+        penalize: bool,
+        index: usize,
+    ) -> Result<Checked, StatelessError> {
+        let legal = self.viewer_legal(ep);
+        check_action(legal, action, penalize).map_err(|error| {
+            let error = match error {
+                ActionError::Illegal(_) => {
+                    ActionError::Illegal(ep.why_illegal(&self.opts, action as u8))
+                }
+                other => other,
+            };
+            StatelessError::Action { index, error }
+        })
+    }
+
     /// Whether an ended episode ended by the rules or a penalty (rather
     /// than by its step limit).
     fn ended_by_rules(&self, ep: &mut Episode<LeanGame>) -> bool {
         ep.penalized || ep.outcome().is_some()
+    }
+}
+
+/// Where the batch step writes a block of stateless records' steps: each
+/// episode packed back into its record, its rewards, flags and next mask.
+struct Packed<'a, 'b> {
+    env: &'a Stateless,
+    rows: &'b mut [u8],
+    rewards: &'b mut [f32],
+    terminated: &'b mut [bool],
+    truncated: &'b mut [bool],
+    next_mask: Option<&'b mut [bool]>,
+}
+
+impl Packed<'_, '_> {
+    /// Record `i`'s episode packed and its step's outputs, the next mask
+    /// `legal` where asked.
+    #[inline(always)]
+    fn write(
+        &mut self,
+        i: usize,
+        ep: &mut Episode<LeanGame>,
+        step: &Step,
+        legal: impl FnOnce(&mut Episode<LeanGame>) -> u8,
+    ) {
+        pack(ep, &mut self.rows[i * STATE_BYTES..(i + 1) * STATE_BYTES]);
+        let rewards = if step.was_reset {
+            [0.0, 0.0]
+        } else {
+            [Player::South, Player::North].map(|p| step.reward_for(p) as f32)
+        };
+        self.rewards[2 * i..2 * i + 2].copy_from_slice(&rewards);
+        self.terminated[i] = step.terminated;
+        self.truncated[i] = step.truncated;
+        if let Some(m) = self.next_mask.as_deref_mut() {
+            write_mask(legal(ep), &mut m[i * ACTIONS..(i + 1) * ACTIONS]);
+        }
+    }
+}
+
+impl BatchOut<LeanGame> for Packed<'_, '_> {
+    #[inline(always)]
+    fn step(&mut self, i: usize, ep: &mut Episode<LeanGame>, step: &Step, _: usize) {
+        let env = self.env;
+        self.write(i, ep, step, |ep| env.viewer_legal(ep));
+    }
+
+    #[inline(always)]
+    fn kept(&mut self, i: usize, ep: &mut Episode<LeanGame>, kept: &Kept, _: usize) {
+        // The agent to move, the episode going on: its legal actions.
+        self.write(i, ep, &kept.step, |_| kept.legal);
     }
 }
 
