@@ -315,7 +315,7 @@ impl Stateless {
         for (&seed, row) in seeds.iter().zip(states.chunks_exact_mut(STATE_BYTES)) {
             ep.seed(&self.opts, seed);
             ep.reset(&self.opts, None);
-            pack(&ep, row);
+            pack(&ep, row, true);
         }
         Ok(())
     }
@@ -336,7 +336,7 @@ impl Stateless {
         let mut ep = self.scratch();
         ep.seed(&self.opts, seed);
         ep.reset_from(&self.opts, *start, None);
-        pack(&ep, row);
+        pack(&ep, row, true);
         Ok(())
     }
 
@@ -471,7 +471,7 @@ impl Stateless {
                 let r = [s.reward_for(Player::South), s.reward_for(Player::North)];
                 (r.map(|x| x as f32), s.terminated, s.truncated)
             };
-            pack(&ep, row);
+            pack(&ep, row, self.seats_drawn());
             if let Some(m) = next_mask.as_deref_mut() {
                 let legal = self.viewer_legal(&mut ep);
                 write_mask(legal, &mut m[i * ACTIONS..(i + 1) * ACTIONS]);
@@ -637,6 +637,13 @@ impl Stateless {
             && u32::from(no_capture) <= u32_at(row, 20)
     }
 
+    /// Whether a step can draw from the seat stream (random seats): else
+    /// it is carried in the record unread.
+    #[inline(always)]
+    fn seats_drawn(&self) -> bool {
+        self.opts.seat == SeatChoice::Random
+    }
+
     /// An episode to unpack records into (its allocations reused).
     fn scratch(&self) -> Episode<LeanGame> {
         Episode::new(&self.opts, 0)
@@ -676,7 +683,10 @@ impl Stateless {
         ep.steps = u32_at(row, 24);
         ep.episodes = u64::from(u32_at(row, 28));
         ep.random = rng_from(&row[32..64]);
-        ep.rng = rng_from(&row[64..96]);
+        // The seat stream is drawn from only to seat an agent at random.
+        if self.seats_drawn() {
+            ep.rng = rng_from(&row[64..96]);
+        }
         ep.moves.clear();
         Ok(())
     }
@@ -738,7 +748,8 @@ impl Packed<'_, '_> {
         step: &Step,
         legal: impl FnOnce(&mut Episode<LeanGame>) -> u8,
     ) {
-        pack(ep, &mut self.rows[i * STATE_BYTES..(i + 1) * STATE_BYTES]);
+        let rows = &mut self.rows[i * STATE_BYTES..(i + 1) * STATE_BYTES];
+        pack(ep, rows, self.env.seats_drawn());
         let rewards = if step.was_reset {
             [0.0, 0.0]
         } else {
@@ -775,8 +786,11 @@ fn row_of_position(pos: &Position, row: &mut [u8]) {
     row[20..24].copy_from_slice(&pos.ply().to_le_bytes());
 }
 
-/// Packs `ep` into `row`.
-fn pack(ep: &Episode<LeanGame>, row: &mut [u8]) {
+/// Packs `ep` into `row`; the seat stream too where `seat_stream` (a new
+/// record, or random seats), else the record's own is left (not read while
+/// the episode was unpacked, nor drawn from: see [`Stateless::load`]).
+#[inline(always)]
+fn pack(ep: &Episode<LeanGame>, row: &mut [u8], seat_stream: bool) {
     let pos = ep.game.position();
     row_of_position(pos, row);
     let mut flags = 0;
@@ -794,7 +808,12 @@ fn pack(ep: &Episode<LeanGame>, row: &mut [u8]) {
     // The count's parity is all that is read (the alternating seat).
     row[28..32].copy_from_slice(&(ep.episodes as u32).to_le_bytes());
     rng_into(&ep.random, &mut row[32..64]);
-    rng_into(&ep.rng, &mut row[64..96]);
+    if seat_stream {
+        rng_into(&ep.rng, &mut row[64..96]);
+    } else if row[64..96] == [0; 32] {
+        // The crate's stream for an all-zero state, as unpacking it makes.
+        rng_into(&rng_from(&[0; 32]), &mut row[64..96]);
+    }
 }
 
 /// A record's board, stores and player to move as packed cells: one 16-byte
@@ -860,6 +879,7 @@ fn reindex(e: StatelessError, index: usize) -> StatelessError {
 /// The generator whose state is the four little-endian `u64` of `bytes`
 /// (xoshiro256++ seeds are its state; an all-zero state, which the
 /// generator never reaches, is reseeded by the crate).
+#[inline(always)]
 fn rng_from(bytes: &[u8]) -> Xoshiro256PlusPlus {
     let mut seed = [0u8; 32];
     seed.copy_from_slice(bytes);
@@ -1041,6 +1061,38 @@ mod tests {
         let mut b = rng_from(&bytes);
         for _ in 0..8 {
             assert_eq!(a.next_u64(), b.next_u64());
+        }
+    }
+
+    /// A seat stream of all zeros (never reached by the generator) comes
+    /// back as the crate's stream for that state, whether the step reads
+    /// it (random seats) or carries it unread.
+    #[test]
+    fn an_all_zero_seat_stream_is_stepped_as_the_crate_seeds_it() {
+        let mut want = [0u8; 32];
+        rng_into(&Xoshiro256PlusPlus::from_seed([0; 32]), &mut want);
+        assert_ne!(want, [0; 32]);
+        for seat in [SeatChoice::Fixed(Player::South), SeatChoice::Random] {
+            let opts = EpisodeOptions {
+                seat,
+                ..EpisodeOptions::new(Preset::Olopon.rules())
+            };
+            let env = Stateless::new(opts).unwrap();
+            let mut state = [0u8; STATE_BYTES];
+            env.init(&[3], &mut state).unwrap();
+            state[64..].fill(0);
+            let mut mask = [false; ACTIONS];
+            env.legal_mask(&state, &mut mask).unwrap();
+            let a = mask.iter().position(|&m| m).unwrap() as i64;
+            let (mut r, mut t, mut u) = ([0f32; 2], [false], [false]);
+            let out = StepOut {
+                rewards: &mut r,
+                terminated: &mut t,
+                truncated: &mut u,
+                next_mask: None,
+            };
+            env.step_in_place(&mut state, &[a], out).unwrap();
+            assert_eq!(state[64..], want, "{seat:?}");
         }
     }
 }
