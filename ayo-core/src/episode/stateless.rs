@@ -4,11 +4,14 @@
 //! the environment's state themselves (JAX programs: `jax.jit`,
 //! `lax.scan`, mctx's `recurrent_fn`).
 //!
-//! Nothing here restates a rule: each record is unpacked into an
-//! [`Episode`] of a [`LeanGame`], stepped by [`Episode::step`] exactly as
-//! the batched environment steps its games, and packed again. A record
-//! stepped with the same seeds and actions as the batched environment goes
-//! through the same positions, draws and rewards.
+//! Nothing here restates a rule: the records are unpacked into
+//! [`Episode`]s of a [`LeanGame`], 64 at a time, stepped by the batched
+//! environment's own batch step ([`super::step_batch_rows`]'s loop: in byte
+//! lanes on a CPU with AVX-512, else [`Episode::step`] each), and packed
+//! again. A record stepped with the same seeds and actions as the batched
+//! environment goes through the same positions, draws and rewards. (With
+//! [`Autoreset::Disabled`] each record is stepped by [`Episode::step`] in
+//! turn: an ended episode is not stepped at all.)
 //!
 //! # The record (little-endian)
 //!
