@@ -3,7 +3,9 @@
 Every figure is a batch of ``--batch`` games stepped ``--steps`` times, one
 thread (XLA's CPU client restricted to one thread, ``AyoVectorEnv`` with
 ``num_threads=1``), after a warm-up run (compilation excluded), best of
-``--repeat``. An env-step is two moves: the agent's (a uniformly random
+``--repeat``; the two rows of each compared pair (``ayo.jax scan`` and
+``python loop``, the two replays) are run in turn, so that both see the
+same load on a shared host. An env-step is two moves: the agent's (a uniformly random
 legal action) and the random opponent's reply. The rules are oware with
 the repetition end replaced by a cap of 200 capture-less moves
 (``Rules("oware", repetition="off", move_limit=200)``), the rules of the JAX
@@ -84,6 +86,20 @@ def best(run: Callable[[], Any], repeat: int) -> float:
         jax.block_until_ready(run())
         times.append(time.perf_counter() - t)
     return min(times)
+
+
+def best_alternated(runs: list[Callable[[], Any]], repeat: int) -> list[float]:
+    """:func:`best` of each of ``runs``, their runs taken in turn (a, b, a,
+    b, ...): rows compared side by side see the same load on the host."""
+    for run in runs:
+        jax.block_until_ready(run())
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(repeat):
+        for run, ts in zip(runs, times, strict=True):
+            t = time.perf_counter()
+            jax.block_until_ready(run())
+            ts.append(time.perf_counter() - t)
+    return [min(ts) for ts in times]
 
 
 def _pick(u: jax.Array, mask: jax.Array) -> jax.Array:
@@ -287,13 +303,16 @@ def main() -> None:
         rate = b * t / seconds / 1e6
         print(f"{name:<18} {seconds:8.3f} s  {per:9.1f} us/step  {rate:7.3f} M env-steps/s")
 
-    report("ayo.jax scan", best(ayo_scan(b, t), args.repeat))
-    report("python loop", best(python_loop(b, t), args.repeat))
+    # Each pair whose ratio has a target timed in turn.
+    scan, loop = best_alternated([ayo_scan(b, t), python_loop(b, t)], args.repeat)
+    report("ayo.jax scan", scan)
+    report("python loop", loop)
     report("pure_callback", best(callback_scan(b, t), args.repeat))
     # The step alone: the actions above replayed (no pick in the loop).
     actions = recorded_actions(b, t)
-    report("ayo.jax replay", best(ayo_replay(actions), args.repeat))
-    report("python replay", best(python_replay(actions), args.repeat))
+    replays = best_alternated([ayo_replay(actions), python_replay(actions)], args.repeat)
+    report("ayo.jax replay", replays[0])
+    report("python replay", replays[1])
     if args.anchor.exists():
         report("jax oware", best(oware_anchor(args.anchor, b, t), args.repeat))
     else:

@@ -374,3 +374,132 @@ fn a_spec_reads_back_as_the_same_options() {
     let e = Stateless::from_spec("repetition=own_side").unwrap_err();
     assert_eq!(e, StatelessError::Repetition);
 }
+
+/// The records' actions: a legal one of each (`legal`, six bools a
+/// record), now and then an illegal one where `illegal` in 20 draws.
+fn pick(rng: &mut Xoshiro256PlusPlus, legal: &[bool], illegal: u32) -> Vec<i64> {
+    legal
+        .chunks_exact(6)
+        .map(|m| {
+            let bits: Vec<i64> = (0..6).filter(|&a| m[a as usize]).collect();
+            if bits.is_empty() || rng.random_range(0..20) < illegal {
+                (0..6).find(|&a| !m[a as usize]).unwrap_or(0)
+            } else {
+                bits[rng.random_range(0..bits.len())]
+            }
+        })
+        .collect()
+}
+
+/// A batch of several blocks of records (the step unpacks them 64 at a
+/// time, the last block short): every record steps as its episode does,
+/// draw for draw, with rewards, truncation, penalties, autoreset and the
+/// next mask; and a record refused in a later block leaves it and the
+/// records after it unchanged, the records before it stepped as they would
+/// be alone.
+#[test]
+fn batches_of_several_blocks_step_as_their_episodes() {
+    for (preset, opponent) in [
+        (Preset::Olopon, Opponent::RANDOM),
+        (Preset::Ayo, Opponent::RANDOM),
+        (Preset::Olopon, Opponent::SelfPlay),
+    ] {
+        let opts = EpisodeOptions {
+            opponent,
+            seat: SeatChoice::Alternate,
+            reward: Reward::SeedDifference,
+            illegal: IllegalAction::Penalize(-1.0),
+            max_steps: Some(30),
+            ..EpisodeOptions::new(preset.rules())
+        };
+        let env = Stateless::new(opts).unwrap();
+        let n = 150;
+        let seeds: Vec<u64> = (0..n as u64).map(|s| s * 31 + 2).collect();
+        let mut eps: Vec<Episode<LeanGame>> =
+            seeds.iter().map(|&s| Episode::new(&opts, s)).collect();
+        for ep in &mut eps {
+            ep.reset(&opts, None);
+        }
+        let mut states = vec![0u8; n * STATE_BYTES];
+        env.init(&seeds, &mut states).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let (mut r, mut t, mut u) = (vec![0f32; 2 * n], vec![false; n], vec![false; n]);
+        let mut mask = vec![false; 6 * n];
+        env.legal_mask(&states, &mut mask).unwrap();
+        for step in 0..120 {
+            let actions = pick(&mut rng, &mask, 1);
+            let out = StepOut {
+                rewards: &mut r,
+                terminated: &mut t,
+                truncated: &mut u,
+                next_mask: Some(&mut mask),
+            };
+            env.step_in_place(&mut states, &actions, out).unwrap();
+            for (i, ep) in eps.iter_mut().enumerate() {
+                let what = format!("{preset:?} {opponent:?} step {step} game {i}");
+                let checked = if ep.is_done() {
+                    Checked::Legal(0)
+                } else {
+                    ep.check(&opts, actions[i]).unwrap()
+                };
+                let s = ep.step(&opts, checked);
+                let (pos, seat) = env
+                    .position(&states[i * STATE_BYTES..][..STATE_BYTES], i)
+                    .unwrap();
+                assert_eq!(pos, *ep.game().position(), "{what}");
+                assert_eq!(seat, ep.seat(), "{what}");
+                for p in [Player::South, Player::North] {
+                    assert_eq!(r[2 * i + p.index()], s.reward_for(p) as f32, "{what}");
+                }
+                assert_eq!((t[i], u[i]), (s.terminated, s.truncated), "{what}");
+                let bits: u8 = (0..6).filter(|&a| mask[6 * i + a]).map(|a| 1 << a).sum();
+                assert_eq!(bits, ep.observe(&opts).legal, "{what}");
+            }
+        }
+    }
+
+    let opts = EpisodeOptions {
+        illegal: IllegalAction::Raise,
+        ..EpisodeOptions::new(Preset::Olopon.rules())
+    };
+    let env = Stateless::new(opts).unwrap();
+    let n = 150;
+    let seeds: Vec<u64> = (0..n as u64).collect();
+    let mut states = vec![0u8; n * STATE_BYTES];
+    env.init(&seeds, &mut states).unwrap();
+    let mut mask = vec![false; 6 * n];
+    env.legal_mask(&states, &mut mask).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let actions = pick(&mut rng, &mask, 0);
+    let (mut r, mut t, mut u) = (vec![0f32; 2 * n], vec![false; n], vec![false; n]);
+    macro_rules! out {
+        ($k:expr) => {
+            StepOut {
+                rewards: &mut r[..2 * $k],
+                terminated: &mut t[..$k],
+                truncated: &mut u[..$k],
+                next_mask: None,
+            }
+        };
+    }
+    // An action out of range at 100, a record that is no state at 70.
+    let mut wrong = actions.clone();
+    wrong[100] = 6;
+    let mut bad = states.clone();
+    bad[70 * STATE_BYTES + 14] = 2;
+    for (at, mut s, acts) in [(100, states.clone(), &wrong), (70, bad, &actions)] {
+        let before = s.clone();
+        let e = env.step_in_place(&mut s, acts, out!(n)).unwrap_err();
+        match e {
+            StatelessError::Action { index, .. } | StatelessError::BadState { index, .. } => {
+                assert_eq!(index, at, "{e}")
+            }
+            _ => panic!("{e}"),
+        }
+        assert_eq!(s[at * STATE_BYTES..], before[at * STATE_BYTES..], "{at}");
+        let mut alone = before[..at * STATE_BYTES].to_vec();
+        env.step_in_place(&mut alone, &acts[..at], out!(at))
+            .unwrap();
+        assert_eq!(alone, s[..at * STATE_BYTES], "{at}");
+    }
+}

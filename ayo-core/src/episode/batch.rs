@@ -207,9 +207,10 @@ impl Loop for FirstRefused<'_> {
     }
 }
 
-/// The batch step on `path`, each step written to `out`.
+/// The batch step on `path`, each step written to `out` (the stateless
+/// step's too: its records unpacked into episodes).
 #[inline(always)]
-fn step_into<G: EpisodeGame, O: BatchOut<G>>(
+pub(super) fn step_into<G: EpisodeGame, O: BatchOut<G>>(
     path: BatchPath,
     opts: &EpisodeOptions,
     episodes: &mut [Episode<G>],

@@ -4,11 +4,14 @@
 //! the environment's state themselves (JAX programs: `jax.jit`,
 //! `lax.scan`, mctx's `recurrent_fn`).
 //!
-//! Nothing here restates a rule: each record is unpacked into an
-//! [`Episode`] of a [`LeanGame`], stepped by [`Episode::step`] exactly as
-//! the batched environment steps its games, and packed again. A record
-//! stepped with the same seeds and actions as the batched environment goes
-//! through the same positions, draws and rewards.
+//! Nothing here restates a rule: the records are unpacked into
+//! [`Episode`]s of a [`LeanGame`], 64 at a time, stepped by the batched
+//! environment's own batch step ([`super::step_batch_rows`]'s loop: in byte
+//! lanes on a CPU with AVX-512, else [`Episode::step`] each), and packed
+//! again. A record stepped with the same seeds and actions as the batched
+//! environment goes through the same positions, draws and rewards. (With
+//! [`Autoreset::Disabled`] each record is stepped by [`Episode::step`] in
+//! turn: an ended episode is not stepped at all.)
 //!
 //! # The record (little-endian)
 //!
@@ -34,19 +37,32 @@
 //! the last capture, which no fixed-size record holds. The stateless form
 //! of Oware is `oware` with `repetition=off` and a step limit (truncation).
 
+use std::cell::Cell;
+
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::ser::{self, Impossible, Serialize};
 
+use super::batch::{step_into, BatchPath};
+use super::rows::{BatchOut, Kept};
 use super::{
     check_action, ActionError, Autoreset, Checked, Episode, EpisodeOptions, IllegalAction,
-    Opponent, OptionsError, Perspective, Reward, SeatChoice,
+    Opponent, OptionsError, Perspective, Reward, SeatChoice, Step,
 };
+use crate::kernels::dispatch as kernel;
+use crate::kernels::lanes::LANES;
 use crate::observation::{ACTIONS, OBS};
 use crate::players::Kind;
 use crate::rules::Repetition;
 use crate::{LeanGame, Player, Position, RulesError, Setup, PARAM_NAMES, PITS};
 use crate::{Preset, Rules};
+
+thread_local! {
+    /// The episodes [`Stateless::step_in_place`] unpacks a block of records
+    /// into, kept on each thread between calls (taken while in use: a call
+    /// inside a call finds none and makes its own).
+    static BLOCK: Cell<Vec<Episode<LeanGame>>> = const { Cell::new(Vec::new()) };
+}
 
 /// Bytes of one packed episode (see the module's docs for the layout).
 pub const STATE_BYTES: usize = 96;
@@ -302,7 +318,7 @@ impl Stateless {
         for (&seed, row) in seeds.iter().zip(states.chunks_exact_mut(STATE_BYTES)) {
             ep.seed(&self.opts, seed);
             ep.reset(&self.opts, None);
-            pack(&ep, row);
+            pack(&ep, row, true);
         }
         Ok(())
     }
@@ -323,7 +339,7 @@ impl Stateless {
         let mut ep = self.scratch();
         ep.seed(&self.opts, seed);
         ep.reset_from(&self.opts, *start, None);
-        pack(&ep, row);
+        pack(&ep, row, true);
         Ok(())
     }
 
@@ -349,6 +365,99 @@ impl Stateless {
         if let Some(m) = &out.next_mask {
             check_len("next mask", n * ACTIONS, m.len())?;
         }
+        if self.opts.autoreset == Autoreset::Disabled {
+            return self.step_each(states, actions, out);
+        }
+        // The records unpacked into episodes a block of lanes at a time and
+        // stepped by the batch step (`step_batch_rows`' loop, in byte lanes
+        // where the kernel has them), then packed again. The episodes are
+        // this thread's, kept from call to call (making them each call cost
+        // as much as the lanes saved); another batch's rules make new ones.
+        let mut eps = BLOCK.take();
+        if eps
+            .first()
+            .is_some_and(|ep| *ep.game.rules() != self.opts.rules)
+        {
+            eps.clear();
+        }
+        while eps.len() < n.min(LANES) {
+            eps.push(self.scratch());
+        }
+        let stepped = self.step_blocks(&mut eps, states, actions, out);
+        BLOCK.set(eps);
+        stepped
+    }
+
+    /// [`Stateless::step_in_place`] with autoreset to the next step, the
+    /// lengths checked: the records unpacked into `eps` (as many as a block
+    /// of lanes, or as the records), stepped and packed again.
+    fn step_blocks(
+        &self,
+        eps: &mut [Episode<LeanGame>],
+        states: &mut [u8],
+        actions: &[i64],
+        out: StepOut<'_>,
+    ) -> Result<(), StatelessError> {
+        let penalize = self.opts.illegal.penalty().is_some();
+        let path = BatchPath::for_kernel(kernel::active());
+        let mut checked = [Checked::Legal(0); LANES];
+        let StepOut {
+            rewards,
+            terminated,
+            truncated,
+            mut next_mask,
+        } = out;
+        for (b, block) in states.chunks_mut(LANES * STATE_BYTES).enumerate() {
+            let first = b * LANES;
+            // Every record of the block unpacked and its action checked
+            // first; the records before a refused one are stepped.
+            let (mut k, mut failed) = (0, None);
+            for (j, row) in block.chunks_exact(STATE_BYTES).enumerate() {
+                let (ep, i) = (&mut eps[j], first + j);
+                let ok = self.load(ep, row, i).and_then(|()| {
+                    if ep.done {
+                        // Ignored: the step starts a new episode.
+                        Ok(Checked::Legal(0))
+                    } else {
+                        self.check(ep, actions[i], penalize, i)
+                    }
+                });
+                match ok {
+                    Ok(c) => checked[j] = c,
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+                k = j + 1;
+            }
+            let end = first + k;
+            let mut packed = Packed {
+                env: self,
+                rows: &mut block[..k * STATE_BYTES],
+                rewards: &mut rewards[2 * first..2 * end],
+                terminated: &mut terminated[first..end],
+                truncated: &mut truncated[first..end],
+                next_mask: next_mask
+                    .as_deref_mut()
+                    .map(|m| &mut m[first * ACTIONS..end * ACTIONS]),
+            };
+            step_into(path, &self.opts, &mut eps[..k], |j| checked[j], &mut packed);
+            if let Some(e) = failed {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Stateless::step_in_place`] with autoreset disabled, a record at a
+    /// time: an ended episode is not stepped at all.
+    fn step_each(
+        &self,
+        states: &mut [u8],
+        actions: &[i64],
+        out: StepOut<'_>,
+    ) -> Result<(), StatelessError> {
         let mut next_mask = out.next_mask;
         let mut ep = self.scratch();
         let penalize = self.opts.illegal.penalty().is_some();
@@ -356,35 +465,16 @@ impl Stateless {
             self.load(&mut ep, row, i)?;
             let a = actions[i];
             let (rewards, term, trunc) = if ep.done {
-                if self.opts.autoreset == Autoreset::Disabled {
-                    // Absorbing: what a search's terminal node needs.
-                    (
-                        [0.0, 0.0],
-                        self.ended_by_rules(&mut ep),
-                        !self.ended_by_rules(&mut ep),
-                    )
-                } else {
-                    let s = ep.step(&self.opts, Checked::Legal(0));
-                    ([0.0, 0.0], s.terminated, s.truncated)
-                }
+                // Absorbing: what a search's terminal node needs.
+                let by_rules = self.ended_by_rules(&mut ep);
+                ([0.0, 0.0], by_rules, !by_rules)
             } else {
-                let legal = self.viewer_legal(&mut ep);
-                let checked = match check_action(legal, a, penalize) {
-                    Ok(c) => c,
-                    Err(ActionError::Illegal(_)) => {
-                        let why = ep.why_illegal(&self.opts, a as u8);
-                        return Err(StatelessError::Action {
-                            index: i,
-                            error: ActionError::Illegal(why),
-                        });
-                    }
-                    Err(error) => return Err(StatelessError::Action { index: i, error }),
-                };
+                let checked = self.check(&mut ep, a, penalize, i)?;
                 let s = ep.step(&self.opts, checked);
                 let r = [s.reward_for(Player::South), s.reward_for(Player::North)];
                 (r.map(|x| x as f32), s.terminated, s.truncated)
             };
-            pack(&ep, row);
+            pack(&ep, row, self.seats_drawn());
             if let Some(m) = next_mask.as_deref_mut() {
                 let legal = self.viewer_legal(&mut ep);
                 write_mask(legal, &mut m[i * ACTIONS..(i + 1) * ACTIONS]);
@@ -550,6 +640,13 @@ impl Stateless {
             && u32::from(no_capture) <= u32_at(row, 20)
     }
 
+    /// Whether a step can draw from the seat stream (random seats): else
+    /// it is carried in the record unread.
+    #[inline(always)]
+    fn seats_drawn(&self) -> bool {
+        self.opts.seat == SeatChoice::Random
+    }
+
     /// An episode to unpack records into (its allocations reused).
     fn scratch(&self) -> Episode<LeanGame> {
         Episode::new(&self.opts, 0)
@@ -589,7 +686,10 @@ impl Stateless {
         ep.steps = u32_at(row, 24);
         ep.episodes = u64::from(u32_at(row, 28));
         ep.random = rng_from(&row[32..64]);
-        ep.rng = rng_from(&row[64..96]);
+        // The seat stream is drawn from only to seat an agent at random.
+        if self.seats_drawn() {
+            ep.rng = rng_from(&row[64..96]);
+        }
         ep.moves.clear();
         Ok(())
     }
@@ -600,10 +700,84 @@ impl Stateless {
         ep.viewer_legal(&self.opts)
     }
 
+    /// The agent's `action` in the loaded episode `ep` (game `index`, not
+    /// over), checked: refused out of range, or illegal unless penalized.
+    #[inline]
+    fn check(
+        &self,
+        ep: &mut Episode<LeanGame>,
+        action: i64,
+        penalize: bool,
+        index: usize,
+    ) -> Result<Checked, StatelessError> {
+        let legal = self.viewer_legal(ep);
+        check_action(legal, action, penalize).map_err(|error| {
+            let error = match error {
+                ActionError::Illegal(_) => {
+                    ActionError::Illegal(ep.why_illegal(&self.opts, action as u8))
+                }
+                other => other,
+            };
+            StatelessError::Action { index, error }
+        })
+    }
+
     /// Whether an ended episode ended by the rules or a penalty (rather
     /// than by its step limit).
     fn ended_by_rules(&self, ep: &mut Episode<LeanGame>) -> bool {
         ep.penalized || ep.outcome().is_some()
+    }
+}
+
+/// Where the batch step writes a block of stateless records' steps: each
+/// episode packed back into its record, its rewards, flags and next mask.
+struct Packed<'a, 'b> {
+    env: &'a Stateless,
+    rows: &'b mut [u8],
+    rewards: &'b mut [f32],
+    terminated: &'b mut [bool],
+    truncated: &'b mut [bool],
+    next_mask: Option<&'b mut [bool]>,
+}
+
+impl Packed<'_, '_> {
+    /// Record `i`'s episode packed and its step's outputs, the next mask
+    /// `legal` where asked.
+    #[inline(always)]
+    fn write(
+        &mut self,
+        i: usize,
+        ep: &mut Episode<LeanGame>,
+        step: &Step,
+        legal: impl FnOnce(&mut Episode<LeanGame>) -> u8,
+    ) {
+        let rows = &mut self.rows[i * STATE_BYTES..(i + 1) * STATE_BYTES];
+        pack(ep, rows, self.env.seats_drawn());
+        let rewards = if step.was_reset {
+            [0.0, 0.0]
+        } else {
+            [Player::South, Player::North].map(|p| step.reward_for(p) as f32)
+        };
+        self.rewards[2 * i..2 * i + 2].copy_from_slice(&rewards);
+        self.terminated[i] = step.terminated;
+        self.truncated[i] = step.truncated;
+        if let Some(m) = self.next_mask.as_deref_mut() {
+            write_mask(legal(ep), &mut m[i * ACTIONS..(i + 1) * ACTIONS]);
+        }
+    }
+}
+
+impl BatchOut<LeanGame> for Packed<'_, '_> {
+    #[inline(always)]
+    fn step(&mut self, i: usize, ep: &mut Episode<LeanGame>, step: &Step, _: usize) {
+        let env = self.env;
+        self.write(i, ep, step, |ep| env.viewer_legal(ep));
+    }
+
+    #[inline(always)]
+    fn kept(&mut self, i: usize, ep: &mut Episode<LeanGame>, kept: &Kept, _: usize) {
+        // The agent to move, the episode going on: its legal actions.
+        self.write(i, ep, &kept.step, |_| kept.legal);
     }
 }
 
@@ -615,8 +789,11 @@ fn row_of_position(pos: &Position, row: &mut [u8]) {
     row[20..24].copy_from_slice(&pos.ply().to_le_bytes());
 }
 
-/// Packs `ep` into `row`.
-fn pack(ep: &Episode<LeanGame>, row: &mut [u8]) {
+/// Packs `ep` into `row`; the seat stream too where `seat_stream` (a new
+/// record, or random seats), else the record's own is left (not read while
+/// the episode was unpacked, nor drawn from: see [`Stateless::load`]).
+#[inline(always)]
+fn pack(ep: &Episode<LeanGame>, row: &mut [u8], seat_stream: bool) {
     let pos = ep.game.position();
     row_of_position(pos, row);
     let mut flags = 0;
@@ -634,7 +811,12 @@ fn pack(ep: &Episode<LeanGame>, row: &mut [u8]) {
     // The count's parity is all that is read (the alternating seat).
     row[28..32].copy_from_slice(&(ep.episodes as u32).to_le_bytes());
     rng_into(&ep.random, &mut row[32..64]);
-    rng_into(&ep.rng, &mut row[64..96]);
+    if seat_stream {
+        rng_into(&ep.rng, &mut row[64..96]);
+    } else if row[64..96] == [0; 32] {
+        // The crate's stream for an all-zero state, as unpacking it makes.
+        rng_into(&rng_from(&[0; 32]), &mut row[64..96]);
+    }
 }
 
 /// A record's board, stores and player to move as packed cells: one 16-byte
@@ -700,6 +882,7 @@ fn reindex(e: StatelessError, index: usize) -> StatelessError {
 /// The generator whose state is the four little-endian `u64` of `bytes`
 /// (xoshiro256++ seeds are its state; an all-zero state, which the
 /// generator never reaches, is reseeded by the crate).
+#[inline(always)]
 fn rng_from(bytes: &[u8]) -> Xoshiro256PlusPlus {
     let mut seed = [0u8; 32];
     seed.copy_from_slice(bytes);
@@ -881,6 +1064,38 @@ mod tests {
         let mut b = rng_from(&bytes);
         for _ in 0..8 {
             assert_eq!(a.next_u64(), b.next_u64());
+        }
+    }
+
+    /// A seat stream of all zeros (never reached by the generator) comes
+    /// back as the crate's stream for that state, whether the step reads
+    /// it (random seats) or carries it unread.
+    #[test]
+    fn an_all_zero_seat_stream_is_stepped_as_the_crate_seeds_it() {
+        let mut want = [0u8; 32];
+        rng_into(&Xoshiro256PlusPlus::from_seed([0; 32]), &mut want);
+        assert_ne!(want, [0; 32]);
+        for seat in [SeatChoice::Fixed(Player::South), SeatChoice::Random] {
+            let opts = EpisodeOptions {
+                seat,
+                ..EpisodeOptions::new(Preset::Olopon.rules())
+            };
+            let env = Stateless::new(opts).unwrap();
+            let mut state = [0u8; STATE_BYTES];
+            env.init(&[3], &mut state).unwrap();
+            state[64..].fill(0);
+            let mut mask = [false; ACTIONS];
+            env.legal_mask(&state, &mut mask).unwrap();
+            let a = mask.iter().position(|&m| m).unwrap() as i64;
+            let (mut r, mut t, mut u) = ([0f32; 2], [false], [false]);
+            let out = StepOut {
+                rewards: &mut r,
+                terminated: &mut t,
+                truncated: &mut u,
+                next_mask: None,
+            };
+            env.step_in_place(&mut state, &[a], out).unwrap();
+            assert_eq!(state[64..], want, "{seat:?}");
         }
     }
 }
