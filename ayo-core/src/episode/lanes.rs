@@ -2,7 +2,8 @@
 //! opponent in single-lap games, 64 episodes' steps at a time with their
 //! positions in byte lanes ([`crate::kernels::lanes::Block`], the lane engine's one
 //! sowing of the rules), built for the `avx512` kernel alone
-//! ([`crate::kernels::dispatch::Wide`]): with narrower vectors it did not pay.
+//! ([`crate::kernels::dispatch::Wide`]): with narrower vectors it did not
+//! pay, nor for relay families (docs/benchmarks.md, "What did not pay").
 //!
 //! A lane takes the common path of [`Episode::step`]: a legal action, the
 //! random reply, and neither move ending the game or reaching the step
