@@ -203,6 +203,11 @@ impl Wide {
     /// Runs `work` compiled for this kernel's instructions, as
     /// [`Kernel::run`] does; only this kernel's copy of it is built.
     #[inline]
+    // Elsewhere without `testing` no `Wide` exists, and `work` goes unread.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", test, feature = "testing")),
+        allow(unused_variables)
+    )]
     pub fn run<L: Loop>(self, work: L) -> L::Output {
         match self.0 {
             #[cfg(target_arch = "x86_64")]
