@@ -3,8 +3,9 @@
 //! the same steps reported, positions, moves, legal masks, observations,
 //! outcomes and random streams, for every single-lap rule family the lanes
 //! take, every option of the episode, and every kernel this machine has
-//! (the scalar one included, so that the lanes' logic is checked on any
-//! machine).
+//! (the lanes are built for `avx512` and, with the `testing` feature, for
+//! the scalar one, so that their logic is checked on any machine; with
+//! `avx2` the lanes path is the path in turn).
 
 use ayo_core::episode::{
     step_batch_on, step_batch_rows, step_batch_rows_on, Autoreset, BatchPath, Checked, Counts,
@@ -273,6 +274,9 @@ fn the_batch_step_takes_the_lanes_with_64_byte_vectors() {
             BatchPath::Scalar
         };
         assert_eq!(BatchPath::for_kernel(kernel), want, "{kernel}");
+        // Built for `avx512` alone, and the baseline for the tests.
+        let built = kernel.vector_bytes() == 64 || kernel == Kernel::SCALAR;
+        assert_eq!(kernel.wide().is_some(), built, "{kernel}");
     }
     assert_eq!(BatchPath::for_kernel(Kernel::SCALAR), BatchPath::Scalar);
     assert_eq!(Kernel::SCALAR.vector_bytes(), 16);

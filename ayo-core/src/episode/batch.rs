@@ -8,9 +8,9 @@
 //! (`lanes.rs`; the same episodes, draw for draw). The lanes sow and check
 //! for ends cheaply, but each episode's bookkeeping (its game, window,
 //! record and stream) is still read and written one episode at a time, so
-//! they pay only with 64-byte vectors: [`step_batch`] takes them with the
-//! AVX-512 kernel (the measurements: docs/benchmarks.md, "The batch step in
-//! lanes").
+//! they pay only with 64-byte vectors: they are built for the AVX-512
+//! kernel alone, and [`step_batch`] takes them with it (the measurements:
+//! docs/benchmarks.md, "The batch step in lanes").
 
 use std::cell::Cell;
 
@@ -30,7 +30,8 @@ pub enum BatchPath {
     /// Each episode in turn ([`Episode::step`]).
     Scalar,
     /// In byte lanes where the options allow it (the random opponent,
-    /// single laps), compiled for the kernel; elsewhere as
+    /// single laps) and the lanes are built for the kernel
+    /// ([`Kernel::wide`]: `avx512`), compiled for it; elsewhere as
     /// [`BatchPath::Scalar`].
     Lanes(Kernel),
 }

@@ -1,7 +1,9 @@
 //! The batch step in lanes ([`super::BatchPath::Lanes`]): for the random
 //! opponent in single-lap games, 64 episodes' steps at a time with their
 //! positions in byte lanes ([`crate::kernels::lanes::Block`], the lane engine's one
-//! sowing of the rules), compiled for the kernel that runs it.
+//! sowing of the rules), built for the `avx512` kernel alone
+//! ([`crate::kernels::dispatch::Wide`]): with narrower vectors it did not
+//! pay, nor for relay families (docs/benchmarks.md, "What did not pay").
 //!
 //! A lane takes the common path of [`Episode::step`]: a legal action, the
 //! random reply, and neither move ending the game or reaching the step
@@ -32,7 +34,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use super::rows::{BatchOut, Kept};
 use super::{Checked, Episode, EpisodeOptions, Opponent, Reward, Step};
 use crate::games::random_move::draw_among;
-use crate::kernels::dispatch::{Kernel, Loop};
+use crate::kernels::dispatch::{Kernel, Loop, Wide};
 use crate::kernels::lanes::{mask, Block, LaneRules, LANES};
 use crate::players::Kind;
 use crate::rules::end::{reaches_move_limit, reaches_target};
@@ -44,9 +46,9 @@ use crate::{LeanGame, Move, Position};
 
 /// [`super::step_batch_on`] in lanes, with `kernel`, where `opts` allow
 /// it: the random opponent, and single-lap sowing with captures across or
-/// by the 2-or-3 chain. False (nothing stepped) elsewhere. Out of line,
-/// apart from the caller's loop in turn: its twelve kernel and family
-/// copies are large.
+/// by the 2-or-3 chain; and a kernel they are built for ([`Kernel::wide`]:
+/// `avx512`). False (nothing stepped) elsewhere. Out of line, apart from
+/// the caller's loop in turn: its family copies are large.
 #[inline(never)]
 pub(crate) fn step<A, O>(
     kernel: Kernel,
@@ -61,6 +63,9 @@ where
 {
     let random = matches!(opts.opponent, Opponent::Agent(Kind::Random, _));
     let Some(lane_rules) = LaneRules::of(&opts.rules).filter(|r| random && !r.relay) else {
+        return false;
+    };
+    let Some(kernel) = kernel.wide() else {
         return false;
     };
     // One straight-line copy a family (the period of a lap a constant).
@@ -80,7 +85,7 @@ where
 }
 
 fn blocks<const TWO_THREE: bool, const SKIP: bool, A, O>(
-    kernel: Kernel,
+    kernel: Wide,
     opts: &EpisodeOptions,
     lane_rules: LaneRules,
     episodes: &mut [Episode<LeanGame>],
@@ -102,7 +107,7 @@ fn blocks<const TWO_THREE: bool, const SKIP: bool, A, O>(
     }
 }
 
-/// One block's step, for [`Kernel::run`].
+/// One block's step, for [`Wide::run`].
 struct BlockStep<'a, const TWO_THREE: bool, const SKIP: bool, A, O> {
     opts: &'a EpisodeOptions,
     lane_rules: LaneRules,

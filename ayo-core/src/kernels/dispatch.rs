@@ -1,9 +1,8 @@
 //! Runtime CPU dispatch: the instruction set the hot loops are compiled for.
 //!
-//! One portable build carries each dispatched loop (random playouts, the
-//! lane engine (`kernels/lanes.rs`) and the batch step's lanes
-//! (`episode::BatchPath`), and [`crate::each_children`], a
-//! caller's loop over many positions' children) three times: for the x86-64
+//! One portable build carries each dispatched loop (random playouts,
+//! [`crate::each_children`], a caller's loop over many positions' children,
+//! and the lane engine called directly, `kernels/lanes.rs`) three times: for the x86-64
 //! baseline ([`Kernel::SCALAR`], `scalar`), for x86-64-v3 (AVX2, BMI1/2, FMA,
 //! LZCNT, MOVBE: `avx2`) and for x86-64-v4 (AVX-512 F/BW/CD/DQ/VL on top:
 //! `avx512`). [`Kernel::run`] is the one switch: it runs a [`Loop`] through a
@@ -12,7 +11,9 @@
 //! are compiled for them (a function it calls out of line keeps the
 //! baseline, and so does a closure it calls from the three copies unless the
 //! closure is marked `#[inline(always)]`). The kernel is chosen once a loop,
-//! not once a move.
+//! not once a move. A loop that pays only with 64-byte vectors (the batch
+//! step's lanes, `episode::BatchPath`) runs through [`Wide::run`] instead,
+//! and is built for `avx512` alone.
 //!
 //! [`active`] is the kernel every loop uses unless told otherwise: the best
 //! the CPU has, or the one named by the environment variable
@@ -162,6 +163,59 @@ impl Kernel {
             // SAFETY: as above.
             Isa::Avx512 => unsafe { run_avx512(work) },
             _ => work.run(),
+        }
+    }
+}
+
+/// A kernel that the wide loops are built for: loops that pay only with
+/// 64-byte vectors (the batch step's lanes), built for `avx512` and for no
+/// other kernel. With the `testing` feature (ayo's own tests and timers)
+/// for the baseline too, so that the tests check their logic on any
+/// machine. Had from [`Kernel::wide`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wide(WideIsa);
+
+// Each variant only where it is built: with neither, no `Wide` exists and
+// no wide loop is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WideIsa {
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    #[cfg(any(test, feature = "testing"))]
+    Baseline,
+}
+
+impl Kernel {
+    /// This kernel as one the wide loops are built for, if it is: `avx512`
+    /// (and, with the `testing` feature, `scalar`).
+    pub fn wide(self) -> Option<Wide> {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => Some(Wide(WideIsa::Avx512)),
+            #[cfg(any(test, feature = "testing"))]
+            Isa::Scalar => Some(Wide(WideIsa::Baseline)),
+            _ => None,
+        }
+    }
+}
+
+impl Wide {
+    /// Runs `work` compiled for this kernel's instructions, as
+    /// [`Kernel::run`] does; only this kernel's copy of it is built.
+    #[inline]
+    // Elsewhere without `testing` no `Wide` exists, and `work` goes unread.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", test, feature = "testing")),
+        allow(unused_variables)
+    )]
+    pub fn run<L: Loop>(self, work: L) -> L::Output {
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: made only from a `Kernel` of AVX-512, which the CPU has
+            // (`Kernel::wide`).
+            WideIsa::Avx512 => unsafe { run_avx512(work) },
+            #[cfg(any(test, feature = "testing"))]
+            WideIsa::Baseline => work.run(),
         }
     }
 }

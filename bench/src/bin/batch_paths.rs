@@ -1,6 +1,8 @@
 //! Times the two paths of the batch step (`ayo_core::episode::BatchPath`)
 //! against each other: each episode in turn, and the episodes in byte lanes
-//! with each kernel this CPU has, in alternated rounds of `STEPS` steps of
+//! with each kernel this CPU has that the lanes are built for
+//! (`Kernel::wide`: `avx512`, and the baseline with the `testing` feature
+//! this crate turns on), in alternated rounds of `STEPS` steps of
 //! 1,024 episodes against the random opponent (the agent's action one of
 //! its legal actions, picked by a hash of the game and the step, as the
 //! suite's policy picks one at random: always the first legal action made
@@ -96,6 +98,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cpu = ayo_bench::cpu_model();
     println!("cpu: {cpu}; {preset}, {GAMES} episodes, {rounds} rounds of {steps} steps");
     for kernel in kernels {
+        if kernel.wide().is_none() {
+            println!("kernel {kernel}: the lanes are not built for it");
+            continue;
+        }
         let (mut scalar, mut lanes) = (Batch::new(&opts)?, Batch::new(&opts)?);
         let lane_path = BatchPath::Lanes(kernel);
         let (mut s_ns, mut l_ns, mut ratio) = (vec![], vec![], vec![]);

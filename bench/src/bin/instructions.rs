@@ -9,8 +9,9 @@
 //!
 //! `batch PRESET STEPS`: 1,024 episodes against the random opponent stepped
 //! STEPS times by the batch step (`ayo_core::episode::step_batch`), the
-//! agent playing its first legal action; `rows PRESET STEPS`: the same in
-//! lanes with the kernel (even `avx2`), writing the batched environment's
+//! agent playing its first legal action; `rows PRESET STEPS`: the same on
+//! the lanes path with the kernel (in turn with `avx2`, which the lanes are
+//! not built for), writing the batched environment's
 //! rows (`step_batch_rows_on`); `lean PRESET STEPS`: 1,024 lean
 //! games stepped STEPS times by two random moves and a legal mask (the
 //! criterion group `lean_batch_1024`); `playout PRESET GAMES`: GAMES random
@@ -77,8 +78,8 @@ fn batch(rules: Rules, steps: u64) -> u64 {
     steps * GAMES as u64
 }
 
-/// 1,024 episodes stepped `steps` times in lanes with the active kernel
-/// (whichever it is), writing the batched environment's rows
+/// 1,024 episodes stepped `steps` times on the lanes path with the active
+/// kernel (in turn where the lanes are not built for it), writing the batched environment's rows
 /// (`step_batch_rows_on`), the agent playing its first legal action (any
 /// action where the episode is over).
 fn batch_rows(rules: Rules, steps: u64) -> Result<u64, RowsError> {
