@@ -62,36 +62,29 @@ where
     O: BatchOut<LeanGame>,
 {
     let random = matches!(opts.opponent, Opponent::Agent(Kind::Random, _));
-    let Some(lane_rules) = LaneRules::of(&opts.rules).filter(|_| random) else {
+    let Some(lane_rules) = LaneRules::of(&opts.rules).filter(|r| random && !r.relay) else {
         return false;
     };
     let Some(kernel) = kernel.wide() else {
         return false;
     };
     // One straight-line copy a family (the period of a lap a constant).
-    let (e, a, o) = (episodes, action, out);
-    match (lane_rules.relay, lane_rules.two_three, lane_rules.skip) {
-        (false, false, false) => {
-            blocks::<false, false, false, A, O>(kernel, opts, lane_rules, e, a, o)
+    match (lane_rules.two_three, lane_rules.skip) {
+        (false, false) => {
+            blocks::<false, false, A, O>(kernel, opts, lane_rules, episodes, action, out)
         }
-        (false, false, true) => {
-            blocks::<false, false, true, A, O>(kernel, opts, lane_rules, e, a, o)
+        (false, true) => {
+            blocks::<false, true, A, O>(kernel, opts, lane_rules, episodes, action, out)
         }
-        (false, true, false) => {
-            blocks::<false, true, false, A, O>(kernel, opts, lane_rules, e, a, o)
+        (true, false) => {
+            blocks::<true, false, A, O>(kernel, opts, lane_rules, episodes, action, out)
         }
-        (false, true, true) => blocks::<false, true, true, A, O>(kernel, opts, lane_rules, e, a, o),
-        (true, false, false) => {
-            blocks::<true, false, false, A, O>(kernel, opts, lane_rules, e, a, o)
-        }
-        (true, false, true) => blocks::<true, false, true, A, O>(kernel, opts, lane_rules, e, a, o),
-        (true, true, false) => blocks::<true, true, false, A, O>(kernel, opts, lane_rules, e, a, o),
-        (true, true, true) => blocks::<true, true, true, A, O>(kernel, opts, lane_rules, e, a, o),
+        (true, true) => blocks::<true, true, A, O>(kernel, opts, lane_rules, episodes, action, out),
     }
     true
 }
 
-fn blocks<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool, A, O>(
+fn blocks<const TWO_THREE: bool, const SKIP: bool, A, O>(
     kernel: Wide,
     opts: &EpisodeOptions,
     lane_rules: LaneRules,
@@ -103,7 +96,7 @@ fn blocks<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool, A, O>(
     O: BatchOut<LeanGame>,
 {
     for (c, chunk) in episodes.chunks_mut(LANES).enumerate() {
-        kernel.run(BlockStep::<RELAY, TWO_THREE, SKIP, A, O> {
+        kernel.run(BlockStep::<TWO_THREE, SKIP, A, O> {
             opts,
             lane_rules,
             first: c * LANES,
@@ -115,7 +108,7 @@ fn blocks<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool, A, O>(
 }
 
 /// One block's step, for [`Wide::run`].
-struct BlockStep<'a, const RELAY: bool, const TWO_THREE: bool, const SKIP: bool, A, O> {
+struct BlockStep<'a, const TWO_THREE: bool, const SKIP: bool, A, O> {
     opts: &'a EpisodeOptions,
     lane_rules: LaneRules,
     /// The batch index of the block's first episode.
@@ -143,8 +136,7 @@ struct Reached {
     unsettled: [u8; LANES],
 }
 
-impl<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool, A, O> Loop
-    for BlockStep<'_, RELAY, TWO_THREE, SKIP, A, O>
+impl<const TWO_THREE: bool, const SKIP: bool, A, O> Loop for BlockStep<'_, TWO_THREE, SKIP, A, O>
 where
     A: FnMut(usize) -> Checked,
     O: BatchOut<LeanGame>,
@@ -177,8 +169,7 @@ where
         let agent_pits = pits;
 
         // The agent's move, then the position it reached.
-        let mid =
-            reach::<RELAY, TWO_THREE, SKIP>(rules, by_reach, lane_rules, block, &live, no_capture);
+        let mid = reach::<TWO_THREE, SKIP>(rules, by_reach, lane_rules, block, &live, no_capture);
 
         // The random reply where the game goes on as usual, each from its
         // own stream (the stream before, kept for a step that leaves the lanes).
@@ -198,7 +189,7 @@ where
         block.active = live_reply;
         block.captured = [0; LANES];
         let reply_pits = block.origin;
-        let mut end = reach::<RELAY, TWO_THREE, SKIP>(
+        let end = reach::<TWO_THREE, SKIP>(
             rules,
             by_reach,
             lane_rules,
@@ -206,9 +197,6 @@ where
             &live_reply,
             mid.no_capture,
         );
-        if RELAY {
-            settle_relays::<TWO_THREE, SKIP>(lane_rules, &mut end, &live_reply);
-        }
 
         // Each episode's step: kept from the lanes, or taken by `Episode::step`.
         let repetition = rules.repetition() == Repetition::OwnSide;
@@ -340,7 +328,7 @@ impl Reached {
 /// turn; the positions reached, their counters (`no_capture` before the
 /// move) and keys, and whether each stays on the common path.
 #[inline(always)]
-fn reach<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
+fn reach<const TWO_THREE: bool, const SKIP: bool>(
     rules: &Rules,
     by_reach: bool,
     lane_rules: LaneRules,
@@ -348,19 +336,15 @@ fn reach<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
     live: &[u8; LANES],
     mut no_capture: [u16; LANES],
 ) -> Reached {
-    // Relays still going after `CHECK_FROM` laps are left to the scalar
-    // step (single laps always finish).
-    let unfinished = block.sow::<RELAY, TWO_THREE, SKIP>(lane_rules);
+    // Single laps always finish in the lanes: nothing is left unfinished.
+    let _ = block.sow::<false, TWO_THREE, SKIP>(lane_rules);
     for l in 0..LANES {
         block.mover[l] ^= live[l];
         let next = no_capture_after(no_capture[l], block.captured[l] != 0);
         no_capture[l] = if live[l] != 0 { next } else { no_capture[l] };
     }
     let board_key = block.board_keys();
-    let (legal, feeding, mut unsettled) = arrival(rules, by_reach, &block, &no_capture, live);
-    for l in 0..LANES {
-        unsettled[l] |= mask(unfinished >> l & 1 != 0);
-    }
+    let (legal, feeding, unsettled) = arrival(rules, by_reach, &block, &no_capture, live);
     Reached {
         packed: block.packed_lanes(),
         block,
@@ -369,30 +353,6 @@ fn reach<const RELAY: bool, const TWO_THREE: bool, const SKIP: bool>(
         legal,
         feeding,
         unsettled,
-    }
-}
-
-/// Leaves to the scalar step the `live` lanes of `end` with a non-empty pit
-/// whose relay is still going after `CHECK_FROM` laps (perhaps an endless
-/// one, which is not legal): every candidate sown in the lanes. Elsewhere
-/// the legal moves are the non-empty pits, as `arrival` has them.
-#[inline(always)]
-fn settle_relays<const TWO_THREE: bool, const SKIP: bool>(
-    lane_rules: LaneRules,
-    end: &mut Reached,
-    live: &[u8; LANES],
-) {
-    for a in 0..6u8 {
-        let mut block = end.block.clone();
-        for l in 0..LANES {
-            block.origin[l] = block.mover[l] * 6 + a;
-            let on = (live[l] != 0) & (end.unsettled[l] == 0) & (end.legal[l] >> a & 1 != 0);
-            block.active[l] = u8::from(on);
-        }
-        let unfinished = block.sow::<true, TWO_THREE, SKIP>(lane_rules);
-        for l in 0..LANES {
-            end.unsettled[l] |= mask(unfinished >> l & 1 != 0);
-        }
     }
 }
 
