@@ -4,7 +4,7 @@
 # LZCNT, MOVBE) and as one without AVX2 (Nehalem), must pick the `avx2` and
 # the `scalar` kernel and play the very games it plays natively (random
 # playouts of every rule family, whose total plies differ when a game does;
-# and the batch step with the rows, in lanes with the kernel it gets, as
+# and the batch step with the rows (in lanes where the kernel has them), as
 # docs/benchmarks.md counts its instructions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
