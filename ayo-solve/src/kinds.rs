@@ -1,18 +1,21 @@
 //! The two kinds of databases behind the one interface: [`Tablebase`] and
 //! [`PerfectKind`] for the board-only [`Database`] and the
-//! [`CountedDatabase`]. Here, above the kinds and the generic code, so
-//! that neither imports the other.
+//! [`CountedDatabase`], and the search's API of each kind ([`Solver`],
+//! [`CountedSolver`]: a value where the counted search answers without a
+//! `Result`, a board with or without its count). Here, above the kinds and
+//! the generic code, so that neither imports the other.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use ayo_core::kernel::Kernel;
-use ayo_core::{Rules, PITS};
+use ayo_core::{Position, Rules, PITS};
 
 use crate::counted::{counted_rules, CountedDatabase, CountedReport, MAX_COUNTED_SEEDS};
 use crate::index::rank;
 use crate::perfect::PerfectKind;
 use crate::repetition::RepetitionSearch;
+use crate::search::Search;
 use crate::tablebase::{Checked, Entry, Tablebase};
 use crate::{seeds, solve_rules, Database, DbError, LayerReport, VerifyReport, MAX_DATABASE_SEEDS};
 
@@ -163,5 +166,53 @@ impl PerfectKind for CountedDatabase {
     /// Counted databases refuse repetition rules ([`counted_rules`]).
     fn repetition_search(_db: &Arc<CountedDatabase>) -> Option<RepetitionSearch> {
         None
+    }
+}
+
+/// The search over board-only databases ([`Database`]).
+pub type Solver = Search<Database>;
+
+/// The search over counted databases ([`CountedDatabase`]).
+pub type CountedSolver = Search<CountedDatabase>;
+
+impl Search<Database> {
+    /// The exact value of `pos` for the player to move, within the budget
+    /// set ([`Search::value_within`]): `Ok(None)` if it ran out,
+    /// [`DbError::OutOfMemory`] if the search thread cannot be started.
+    pub fn value(&mut self, pos: &Position) -> Result<Option<i32>, DbError> {
+        let (board, count) = self.node(pos);
+        self.node_value(&board, count)
+    }
+
+    /// The exact value of `board` with South to move ([`Search::node_value`]).
+    pub fn board_value(&mut self, board: &[u8; PITS]) -> Result<Option<i32>, DbError> {
+        self.node_value(board, 0)
+    }
+
+    /// [`Search::node_at_most`] of `board` with South to move.
+    pub fn board_at_most(&mut self, board: &[u8; PITS], t: i32) -> Result<Option<bool>, DbError> {
+        self.node_at_most(board, 0, t)
+    }
+}
+
+impl Search<CountedDatabase> {
+    /// The exact value of `pos` for its mover (future captures minus the
+    /// opponent's), or `None` when the budget ran out (a line under a move
+    /// limit is short: the search runs on this thread).
+    pub fn value(&mut self, pos: &Position) -> Option<i32> {
+        let (board, count) = self.node(pos);
+        self.board_value(&board, count)
+    }
+
+    /// The exact value of `board` (South to move) after `count` capture-less
+    /// moves, or `None` when the budget ran out.
+    pub fn board_value(&mut self, board: &[u8; PITS], count: u16) -> Option<i32> {
+        self.node_value(board, count).ok().flatten()
+    }
+
+    /// Whether the value of `board` at `count` is at most `bound`, or
+    /// `None` when the budget ran out.
+    pub fn board_at_most(&mut self, board: &[u8; PITS], count: u16, bound: i32) -> Option<bool> {
+        self.node_at_most(board, count, bound).ok().flatten()
     }
 }

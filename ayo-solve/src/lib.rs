@@ -6,7 +6,8 @@
 //! cycle convention — the game's value only where it does not depend on
 //! endless play, see `docs/solving.md`), and
 //! counted databases of (board, no-capture count) for rule sets with a move
-//! limit (`olopon`, `ayo`: [`counted`], [`perfect_counted`]).
+//! limit (`olopon`, `ayo`: [`counted`]), with one exact search ([`Search`])
+//! and one `perfect` player ([`PerfectPlayer`]) over both ([`tablebase`]).
 //!
 //! * [`index`] ranks every board of `n` seeds perfectly (no hashing).
 //! * [`Database`] holds one byte per board for every layer `0..=max` (and
@@ -67,9 +68,10 @@ pub mod threads;
 
 pub use build::{check_max_seeds, Database, LayerReport, VerifyReport, MAX_DATABASE_SEEDS};
 pub use db::{DbError, Layer};
+pub use kinds::{CountedSolver, Solver};
 pub use perfect::{CountedPerfect, Perfect, PerfectPlayer};
 pub use repetition::RepetitionSearch;
-pub use search::{CountedSolver, Search, SearchStats, Solver};
+pub use search::{Search, SearchStats};
 pub use tablebase::Tablebase;
 
 /// The rules a board-only database is built for: `rules` with the target

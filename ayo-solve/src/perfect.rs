@@ -78,11 +78,11 @@ use std::time::Instant;
 use ayo_core::players::{
     Agent, Analysis, Basis, Budget, Level, MoveValue, OutOfMemory, Proof, Value,
 };
-use ayo_core::{Game, Move, Position, Repetition, Rules, PITS};
+use ayo_core::{Game, Move, Position, Repetition, Rules};
 
 use crate::counted::CountedDatabase;
 use crate::repetition::RepetitionSearch;
-use crate::search::{Endless, Search};
+use crate::search::{Endless, Node, Search};
 use crate::tablebase::Tablebase;
 use crate::{Database, DbError};
 
@@ -552,14 +552,14 @@ impl<T: PerfectKind> PerfectPlayer<T> {
         &mut self,
         game: &Game,
         pos: &Position,
-        (root, root_count): ([u8; PITS], u16),
+        (root, root_count): Node,
         children: &[(Move, Position)],
         budget: (Option<u64>, u64),
     ) -> Option<Move> {
         self.spend(budget);
         let v = self.solver.node_value(&root, root_count).ok().flatten()?;
         let me = pos.to_move();
-        let mut order: Vec<(Scored, ([u8; PITS], u16), Option<i32>)> = children
+        let mut order: Vec<(Scored, Node, Option<i32>)> = children
             .iter()
             .map(|&(mv, child)| {
                 let gain = child.margin(me) - pos.margin(me);

@@ -1,7 +1,7 @@
 //! Exact search above either kind of databases ([`Tablebase`]): MTD(f) over
 //! an alpha-beta search with a transposition table, reading the databases
-//! wherever a move brings the board down to a held layer ([`Solver`] over the
-//! board-only ones, [`CountedSolver`] over the counted ones). A node is a
+//! wherever a move brings the board down to a held layer ([`crate::Solver`]
+//! over the board-only ones, [`crate::CountedSolver`] over the counted ones). A node is a
 //! board with South to move and, under a move limit, its no-capture count
 //! (the counted databases' values depend on it; the game ends at the limit).
 //! When a budget runs out first, [`Search::bounds`] says what the search
@@ -32,10 +32,9 @@ use std::time::Instant;
 
 use ayo_core::{EndReason, Move, Position, PITS};
 
-use crate::counted::CountedDatabase;
 use crate::tablebase::Tablebase;
 use crate::threads::on_search_thread;
-use crate::{child_view, counted_position, own_side_split, seeds, Database, DbError};
+use crate::{child_view, counted_position, own_side_split, seeds, DbError};
 
 /// Counters of a [`Search`]'s work since it was made (or [`Search::reset_stats`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -125,11 +124,9 @@ pub struct Search<T: Tablebase> {
     endless: Endless,
 }
 
-/// The search over board-only databases ([`Database`]).
-pub type Solver = Search<Database>;
-
-/// The search over counted databases ([`CountedDatabase`]).
-pub type CountedSolver = Search<CountedDatabase>;
+/// A node of the search: a board with South to move, and its no-capture
+/// count where values depend on it (under a move limit; 0 elsewhere).
+pub type Node = ([u8; PITS], u16);
 
 /// The table key of (board, count).
 #[inline]
@@ -240,7 +237,7 @@ impl<T: Tablebase> Search<T> {
     /// The node of `pos`: its board turned so that its mover sits South, and
     /// its no-capture count where values depend on it (0 elsewhere).
     #[inline]
-    pub fn node(&self, pos: &Position) -> ([u8; PITS], u16) {
+    pub fn node(&self, pos: &Position) -> Node {
         let count = if self.limit.is_some() {
             pos.no_capture()
         } else {
@@ -285,7 +282,7 @@ impl<T: Tablebase> Search<T> {
             return Ok(Some(v <= t));
         }
         let board = *board;
-        on_search_thread(self, |s| {
+        self.deep(|s| {
             s.stats.probes += 1;
             s.path.clear();
             s.tainted = false;
@@ -407,7 +404,19 @@ impl<T: Tablebase> Search<T> {
             return Ok(Some(v));
         }
         let board = *board;
-        on_search_thread(self, |s| s.mtdf(&board, count))
+        self.deep(|s| s.mtdf(&board, count))
+    }
+
+    /// Runs `f`, a search: on a search thread with a large stack without a
+    /// move limit, where a line without captures can run hundreds of plies
+    /// deep; on this thread under a move limit, which cuts such a line at the
+    /// limit (sparing a thread per call).
+    fn deep<R: Send>(&mut self, f: impl FnOnce(&mut Self) -> R + Send) -> Result<R, DbError> {
+        if self.limit.is_some() {
+            Ok(f(self))
+        } else {
+            on_search_thread(self, f)
+        }
     }
 
     /// The score of endless play at `board` for its mover, who is the root's
@@ -642,46 +651,6 @@ impl<T: Tablebase> Search<T> {
         }
         e.best = best_mv;
         Ok(best)
-    }
-}
-
-impl Search<Database> {
-    /// [`Search::value_within`] the budget set.
-    pub fn value(&mut self, pos: &Position) -> Result<Option<i32>, DbError> {
-        let (board, count) = self.node(pos);
-        self.node_value(&board, count)
-    }
-
-    /// [`Search::value`] of `board` with South to move.
-    pub fn board_value(&mut self, board: &[u8; PITS]) -> Result<Option<i32>, DbError> {
-        self.node_value(board, 0)
-    }
-
-    /// [`Search::node_at_most`] of `board` with South to move.
-    pub fn board_at_most(&mut self, board: &[u8; PITS], t: i32) -> Result<Option<bool>, DbError> {
-        self.node_at_most(board, 0, t)
-    }
-}
-
-impl Search<CountedDatabase> {
-    /// The exact value of `pos` for its mover (future captures minus the
-    /// opponent's), or `None` when the budget ran out (or the search thread
-    /// could not be started).
-    pub fn value(&mut self, pos: &Position) -> Option<i32> {
-        let (board, count) = self.node(pos);
-        self.board_value(&board, count)
-    }
-
-    /// The exact value of `board` (South to move) after `count` capture-less
-    /// moves, or `None` when the budget ran out.
-    pub fn board_value(&mut self, board: &[u8; PITS], count: u16) -> Option<i32> {
-        self.node_value(board, count).ok().flatten()
-    }
-
-    /// Whether the value of `board` at `count` is at most `bound`, or
-    /// `None` when the budget ran out.
-    pub fn board_at_most(&mut self, board: &[u8; PITS], count: u16, bound: i32) -> Option<bool> {
-        self.node_at_most(board, count, bound).ok().flatten()
     }
 }
 
