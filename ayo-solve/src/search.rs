@@ -128,14 +128,14 @@ pub struct Search<T: Tablebase> {
 /// count where values depend on it (under a move limit; 0 elsewhere).
 pub type Node = ([u8; PITS], u16);
 
-/// The table key of (board, count).
+/// The table key of (board, count): one byte a pit, then the count (the
+/// top byte stays free for the endless-play mark).
 #[inline]
 fn key(board: &[u8; PITS], count: u16) -> u128 {
-    let mut k = u128::from(count);
-    for &s in board {
-        k = k << 8 | u128::from(s);
-    }
-    k
+    let mut bytes = [0u8; 16];
+    bytes[..PITS].copy_from_slice(board);
+    bytes[PITS..PITS + 2].copy_from_slice(&count.to_le_bytes());
+    u128::from_le_bytes(bytes)
 }
 
 impl<T: Tablebase> Search<T> {
@@ -568,25 +568,24 @@ impl<T: Tablebase> Search<T> {
         if horizon == 0 {
             return Err(Stop::Horizon);
         }
-        // Order: the table's best move, then captures, the larger first.
+        // Order: the table's best move, then captures, the larger first
+        // (one sort key: the gains lie within ±48).
         let counted = self.limit.is_some();
-        let mut order: Vec<(bool, bool, i32, u8, [u8; PITS], u16)> = children
+        let mut order: Vec<(i32, u8, i32, [u8; PITS], u16)> = children
             .iter()
             .map(|(mv, c)| {
                 let (gain, nb) = child_view(c);
                 let nc = c.no_capture();
                 let action = mv.action();
-                (
-                    action != first,
-                    nc != 0,
-                    -gain,
-                    action,
-                    nb,
-                    if counted { nc } else { 0 },
-                )
+                let rank = if action == first {
+                    i32::MIN
+                } else {
+                    (i32::from(nc != 0) << 8) - gain
+                };
+                (rank, action, gain, nb, if counted { nc } else { 0 })
             })
             .collect();
-        order.sort_by_key(|o| (o.0, o.1, o.2));
+        order.sort_by_key(|o| o.0);
         self.path.push(k);
         // Whether a repetition on the path scored part of this subtree: such
         // a result depends on the path, so it is not stored.
@@ -597,8 +596,7 @@ impl<T: Tablebase> Search<T> {
         let mut best_mv = u8::MAX;
         // A move cut at the horizon: without a move good enough, no answer.
         let mut cut = false;
-        for (_, _, neg_gain, action, nb, nc) in order {
-            let gain = -neg_gain;
+        for (_, action, gain, nb, nc) in order {
             let next = horizon.saturating_sub(1);
             let v = match self.search(&nb, nc, gain - beta, gain - alpha, !root_side, next) {
                 Ok(cv) => gain - cv,
