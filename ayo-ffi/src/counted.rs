@@ -1,6 +1,6 @@
 //! The counted-database handle (`ayo_solve::counted::CountedDatabase`: rules
 //! with a move limit, values of board and no-capture count) and its
-//! `perfect` player (`ayo_solve::perfect_counted::CountedPerfect`).
+//! `perfect` player (`ayo_solve::CountedPerfect`).
 //!
 //! Only translation, as for the board-only databases (`database.rs`), whose
 //! error detail (`ayo_database_last_error`) these functions share, and

@@ -18,7 +18,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ayo_solve::perfect::Source;
-use ayo_solve::tablebase::{ExactSearch, PerfectPlayer, Tablebase};
+use ayo_solve::perfect::{PerfectKind, PerfectPlayer};
+use ayo_solve::search::Search;
+use ayo_solve::tablebase::Tablebase;
 use ayo_solve::threads::{run_on_threads, PoolError};
 use ayo_solve::Database;
 
@@ -71,7 +73,7 @@ impl DatabaseHandle for ayo_database {
 /// over both kinds need of it.
 pub(crate) trait DatabaseHandle: Sized {
     /// The databases it holds.
-    type Db: Tablebase;
+    type Db: PerfectKind;
     /// The largest `max_seeds` (the header's constant for this kind).
     const MAX_SEEDS: u32;
     /// A handle holding `db`.
@@ -254,7 +256,7 @@ pub(crate) unsafe fn value_handle<H: DatabaseHandle>(
     need(solved, "solved")?;
     need(value, "value")?;
     same_rules(g, &**d.db())?;
-    let mut search = <H::Db as Tablebase>::Search::over(Arc::clone(d.db()));
+    let mut search = Search::over(Arc::clone(d.db()));
     let v = search.value_within(g.position(), (nodes > 0).then_some(nodes))?;
     // SAFETY: solved and value non-NULL; valid by the caller's contract.
     unsafe {
@@ -281,7 +283,7 @@ pub(crate) unsafe fn new_perfect_handle<H: DatabaseHandle>(
     let d = unsafe { handle_ref(database) }?;
     need(out_player, "out_player")?;
     let budget = budget(budget_kind, amount)?;
-    let player = <H::Db as Tablebase>::Perfect::over(Arc::clone(d.db()), budget, seed);
+    let player = PerfectPlayer::over(Arc::clone(d.db()), budget, seed);
     // SAFETY: checked non-NULL; valid by the caller's contract.
     unsafe { out(out_player, ayo_player::boxed(player)) };
     Ok(())

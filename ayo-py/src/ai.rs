@@ -14,8 +14,7 @@ use std::sync::{Arc, Mutex};
 use ayo_core::players::{self, Agent, Basis, Bound as SearchBound, Budget, Kind, Level, Value};
 use ayo_core::{Game, Move};
 use ayo_solve::engine::Engine;
-use ayo_solve::perfect::Perfect;
-use ayo_solve::perfect_counted::CountedPerfect;
+use ayo_solve::perfect::{CountedPerfect, Perfect};
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 

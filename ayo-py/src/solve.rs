@@ -19,7 +19,8 @@ use std::time::Instant;
 
 use ayo_core::{record, Game, Position, Repetition, Rules};
 use ayo_solve::repetition::RepetitionSearch;
-use ayo_solve::tablebase::{self, ExactSearch, Tablebase};
+use ayo_solve::search::{self, Search};
+use ayo_solve::tablebase::Tablebase;
 use ayo_solve::threads::run_on_threads;
 use ayo_solve::{Database, DbError, LayerReport, VerifyReport, MAX_DATABASE_SEEDS};
 use pyo3::prelude::*;
@@ -343,7 +344,7 @@ pub(crate) fn search_value<T: Tablebase>(
     nodes: Option<u64>,
 ) -> PyResult<Option<i32>> {
     let db = Arc::clone(db);
-    py.detach(move || T::Search::over(db).value_within(&pos, nodes))
+    py.detach(move || Search::over(db).value_within(&pos, nodes))
         .map_err(errors::database)
 }
 
@@ -357,7 +358,7 @@ pub(crate) fn search_move_values<T: Tablebase>(
 ) -> PyResult<Option<std::collections::BTreeMap<u8, i32>>> {
     let db = Arc::clone(db);
     let values = py
-        .detach(move || tablebase::move_values(db, &pos, nodes))
+        .detach(move || search::move_values(db, &pos, nodes))
         .map_err(errors::database)?;
     Ok(values.map(|v| v.into_iter().map(|(mv, v)| (mv.action(), v)).collect()))
 }

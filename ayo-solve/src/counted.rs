@@ -45,16 +45,14 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use ayo_core::kernel::{self, Kernel, Loop};
-use ayo_core::{
-    each_children, Capture, Outcome, Player, Position, Repetition, RuleParams, Rules, Setup, PITS,
-};
+use ayo_core::{each_children, Capture, Outcome, Position, Repetition, RuleParams, Rules, PITS};
 use rayon::prelude::*;
 
 use crate::build::{build_layers, check_max_seeds, BuiltLayer, HoldsLayers, LayerPositions};
 use crate::error::{try_copy, try_filled, try_vec, DbError};
 use crate::frame::{check_dir, layer_file, HeaderReader, HeaderWriter};
 use crate::index::{layer_size, rank, BoardWalker, MAX_LAYER_SEEDS};
-use crate::{child_view, seeds};
+use crate::{child_view, counted_position, seeds};
 
 /// The first bytes of every counted layer file.
 pub const COUNTED_MAGIC: [u8; 8] = *b"AYOCOUNT";
@@ -90,19 +88,6 @@ pub fn counted_rules(rules: &Rules) -> Result<Rules, DbError> {
         ..rules.params()
     };
     Rules::new(params).map_err(|e| DbError::UnsupportedRules { why: e.to_string() })
-}
-
-/// The position with `board`, empty stores, South to move and `count`
-/// capture-less moves behind it.
-#[inline]
-pub fn counted_position(board: &[u8; PITS], count: u16) -> Position {
-    Position::from_setup_unchecked(&Setup {
-        board: *board,
-        stores: [0, 0],
-        to_move: Player::South,
-        no_capture: count,
-        ply: u32::from(count),
-    })
 }
 
 /// South's final score minus North's in `o`.

@@ -1,7 +1,7 @@
 //! [`Engine`]: the player behind a foreign handle (the C `ayo_player`, the
 //! Python `Player`): one of ayo-core's players, or a `perfect` player
-//! ([`Perfect`] over board databases, [`CountedPerfect`] over counted ones)
-//! kept as itself so that its `last_source` can be asked.
+//! ([`PerfectPlayer`] over either kind of databases) kept as itself so that
+//! its `last_source` can be asked.
 //!
 //! ```
 //! use ayo_core::players::{Agent, Level};
@@ -17,17 +17,14 @@
 
 use ayo_core::players::Agent;
 
-use crate::perfect::{Perfect, Source};
-use crate::perfect_counted::CountedPerfect;
+use crate::perfect::{PerfectAgent, PerfectKind, PerfectPlayer, Source};
 
 /// A computer player: one of `ayo_core::players`, or a `perfect` player.
 pub enum Engine {
     /// A level, or a kind with a budget (`ayo_core::players`).
     Core(Box<dyn Agent>),
-    /// The `perfect` level over endgame databases.
-    Perfect(Box<Perfect>),
-    /// The `perfect` level over counted databases (rules with a move limit).
-    CountedPerfect(Box<CountedPerfect>),
+    /// The `perfect` level over endgame databases of either kind.
+    Perfect(Box<dyn PerfectAgent>),
 }
 
 impl Engine {
@@ -36,7 +33,6 @@ impl Engine {
         match self {
             Engine::Core(a) => a.as_ref(),
             Engine::Perfect(p) => p.as_ref(),
-            Engine::CountedPerfect(p) => p.as_ref(),
         }
     }
 
@@ -45,34 +41,23 @@ impl Engine {
         match self {
             Engine::Core(a) => a.as_mut(),
             Engine::Perfect(p) => p.as_mut(),
-            Engine::CountedPerfect(p) => p.as_mut(),
         }
     }
 
-    /// The `perfect` player over board databases, if this is one.
-    pub fn perfect(&self) -> Option<&Perfect> {
-        match self {
-            Engine::Perfect(p) => Some(p),
-            Engine::Core(_) | Engine::CountedPerfect(_) => None,
-        }
-    }
-
-    /// What a `perfect` player (either kind) falls back to, in words; `None`
-    /// for other players.
+    /// What a `perfect` player falls back to, in words; `None` for other
+    /// players.
     pub fn fallback_name(&self) -> Option<String> {
         match self {
             Engine::Perfect(p) => Some(p.fallback_name()),
-            Engine::CountedPerfect(p) => Some(p.fallback_name()),
             Engine::Core(_) => None,
         }
     }
 
-    /// Where a `perfect` player's last answer came from (either kind);
-    /// `None` for other players.
+    /// Where a `perfect` player's last answer came from; `None` for other
+    /// players.
     pub fn last_source(&self) -> Option<Source> {
         match self {
             Engine::Perfect(p) => Some(p.last_source()),
-            Engine::CountedPerfect(p) => Some(p.last_source()),
             Engine::Core(_) => None,
         }
     }
@@ -84,22 +69,16 @@ impl From<Box<dyn Agent>> for Engine {
     }
 }
 
-impl From<Perfect> for Engine {
-    fn from(perfect: Perfect) -> Engine {
+impl<T: PerfectKind> From<PerfectPlayer<T>> for Engine {
+    fn from(perfect: PerfectPlayer<T>) -> Engine {
         Engine::Perfect(Box::new(perfect))
-    }
-}
-
-impl From<CountedPerfect> for Engine {
-    fn from(perfect: CountedPerfect) -> Engine {
-        Engine::CountedPerfect(Box::new(perfect))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Database;
+    use crate::{Database, Perfect};
     use ayo_core::players::Budget;
     use ayo_core::{Game, Rules};
 
@@ -113,18 +92,16 @@ mod tests {
         let game = Game::new(rules);
         assert!(game.is_legal(engine.agent_mut().choose(&game).unwrap()));
         assert_ne!(engine.last_source(), Some(Source::None));
-        assert!(engine.perfect().is_some());
     }
 
     #[test]
     fn a_counted_perfect_engine_answers_as_its_player() {
         use crate::counted::CountedDatabase;
-        use crate::perfect_counted::CountedPerfect;
+        use crate::perfect::CountedPerfect;
         let rules = Rules::preset("olopon").unwrap();
         let db = CountedDatabase::build(&rules, 3, None, true).unwrap().0;
         let mut engine = Engine::from(CountedPerfect::new(db, Budget::Nodes(1_000), 2));
         assert_eq!(engine.last_source(), Some(Source::None));
-        assert!(engine.perfect().is_none());
         let game = Game::new(rules);
         assert!(game.is_legal(engine.agent_mut().choose(&game).unwrap()));
         assert_eq!(engine.last_source(), Some(Source::Fallback));

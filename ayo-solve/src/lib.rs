@@ -6,7 +6,8 @@
 //! cycle convention — the game's value only where it does not depend on
 //! endless play, see `docs/solving.md`), and
 //! counted databases of (board, no-capture count) for rule sets with a move
-//! limit (`olopon`, `ayo`: [`counted`], [`perfect_counted`]).
+//! limit (`olopon`, `ayo`: [`counted`]), with one exact search ([`Search`])
+//! and one `perfect` player ([`PerfectPlayer`]) over both ([`tablebase`]).
 //!
 //! * [`index`] ranks every board of `n` seeds perfectly (no hashing).
 //! * [`Database`] holds one byte per board for every layer `0..=max` (and
@@ -53,14 +54,13 @@ use ayo_core::{EndReason, Player, Position, RuleParams, Rules, Setup, PITS};
 pub mod build;
 pub mod components;
 pub mod counted;
-pub mod counted_search;
 pub mod db;
 pub mod engine;
 mod error;
 mod frame;
 pub mod index;
+mod kinds;
 pub mod perfect;
-pub mod perfect_counted;
 pub mod repetition;
 pub mod search;
 pub mod tablebase;
@@ -68,9 +68,10 @@ pub mod threads;
 
 pub use build::{check_max_seeds, Database, LayerReport, VerifyReport, MAX_DATABASE_SEEDS};
 pub use db::{DbError, Layer};
-pub use perfect::Perfect;
+pub use kinds::{CountedSolver, Solver};
+pub use perfect::{CountedPerfect, Perfect, PerfectPlayer};
 pub use repetition::RepetitionSearch;
-pub use search::{SearchStats, Solver};
+pub use search::{Search, SearchStats};
 pub use tablebase::Tablebase;
 
 /// The rules a board-only database is built for: `rules` with the target
@@ -106,12 +107,19 @@ pub fn solve_rules(rules: &Rules) -> Result<Rules, DbError> {
 /// The position with `board`, empty stores and South to move.
 #[inline]
 pub fn south_position(board: &[u8; PITS]) -> Position {
+    counted_position(board, 0)
+}
+
+/// The position with `board`, empty stores, South to move and `count`
+/// capture-less moves behind it.
+#[inline]
+pub fn counted_position(board: &[u8; PITS], count: u16) -> Position {
     Position::from_setup_unchecked(&Setup {
         board: *board,
         stores: [0, 0],
         to_move: Player::South,
-        no_capture: 0,
-        ply: 0,
+        no_capture: count,
+        ply: u32::from(count),
     })
 }
 

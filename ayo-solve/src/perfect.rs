@@ -1,16 +1,20 @@
 //! The `perfect` computer level: optimal moves from the databases plus the
 //! exact search, and the strongest search where they cannot answer.
 //!
-//! [`Perfect`] is an [`Agent`] like every other player. For each move it asks
-//! the [`Solver`] for the exact value of every legal move and plays the best;
+//! [`PerfectPlayer`] is an [`Agent`] like every other player, over either
+//! kind of databases: [`Perfect`] over the board-only ones, [`CountedPerfect`]
+//! over the counted ones (rules with a move limit: `olopon`, `ayo`, whose
+//! play always ends, so no value there rests on a convention). For each move
+//! it asks the [`Search`] for the exact value of every legal move (board and
+//! no-capture count, as the core's move gives them) and plays the best;
 //! it answers from the databases at once when the board is held, and searches
 //! above them within its [`Budget`]. Under a repetition rule (`oware`) the
 //! values come instead from the [`RepetitionSearch`], whose game-tree search
 //! lets the game's history decide repetitions, reading the databases only
 //! after captures, where their bounds agree. When the rules are not those of the
 //! databases, or the search runs out of budget, it plays as level `max`
-//! ([`Level::MAX`]) and says so ([`Perfect::last_source`], and
-//! [`Perfect::fallback_name`] for what it fell back to); the analysis is then
+//! ([`Level::MAX`]) and says so ([`PerfectPlayer::last_source`], and
+//! [`PerfectPlayer::fallback_name`] for what it fell back to); the analysis is then
 //! level `max`'s, with that search's [`Basis`] (a depth-limited search is not
 //! a proof).
 //!
@@ -19,9 +23,9 @@
 //! (every line of the search ends in a game end or a database board). Under
 //! a repetition rule every value is the game's, proven. Otherwise, unless
 //! it depends on how play that never ends is scored: a move to a database
-//! board whose bounds differ (`lo < hi`, [`Database::board_entry`]'s flag), or
+//! board whose bounds differ (`lo < hi`, [`crate::tablebase::Entry::open`]), or
 //! whose search read such a board, scored a repetition on its path or used a
-//! table entry that did ([`Solver::depends_on_endless`]), holds the value
+//! table entry that did ([`Search::depends_on_endless`]), holds the value
 //! under the convention (each player takes the seeds on their own side).
 //! The analysis ([`Agent::analyze`]) then brackets it: the database board's
 //! bounds, or searches that score endless play as worst and as best for the
@@ -74,26 +78,27 @@ use std::time::Instant;
 use ayo_core::players::{
     Agent, Analysis, Basis, Budget, Level, MoveValue, OutOfMemory, Proof, Value,
 };
-use ayo_core::{Game, Move, Position, Repetition, Rules, PITS};
+use ayo_core::{Game, Move, Position, Repetition, Rules};
 
+use crate::counted::CountedDatabase;
 use crate::repetition::RepetitionSearch;
-use crate::search::Endless;
+use crate::search::{Endless, Node, Search};
 use crate::tablebase::Tablebase;
-use crate::{Database, DbError, Solver};
+use crate::{Database, DbError};
 
 /// The search budget of a `perfect` player given [`Budget::Depth`] (which
 /// means nothing to an exact search): nodes per move.
 pub const DEFAULT_NODES: u64 = 2_000_000;
 
 /// Clear the solver's transposition table when it grows past this many entries.
-pub(crate) const TABLE_LIMIT: usize = 4_000_000;
+const TABLE_LIMIT: usize = 4_000_000;
 
 /// Plies of principal variation reported by [`Agent::analyze`].
-pub(crate) const PV_PLIES: usize = 24;
+const PV_PLIES: usize = 24;
 
 /// The fallback of a `perfect` player of either kind: level `max`, or
 /// alpha-beta with the same wall time under a time budget.
-pub(crate) fn fallback_for(budget: Budget, seed: u64) -> Box<dyn Agent> {
+fn fallback_for(budget: Budget, seed: u64) -> Box<dyn Agent> {
     match budget {
         Budget::Time(_) => {
             ayo_core::players::new_player(ayo_core::players::Kind::AlphaBeta, budget, seed)
@@ -102,8 +107,8 @@ pub(crate) fn fallback_for(budget: Budget, seed: u64) -> Box<dyn Agent> {
     }
 }
 
-/// [`Perfect::fallback_name`] of a player of either kind.
-pub(crate) fn fallback_name_of(budget: Budget, fallback: &dyn Agent) -> String {
+/// [`PerfectPlayer::fallback_name`] of a player of either kind.
+fn fallback_name_of(budget: Budget, fallback: &dyn Agent) -> String {
     match budget {
         Budget::Time(_) => fallback.name(),
         _ => format!("level {} ({})", Level::MAX, fallback.name()),
@@ -111,7 +116,7 @@ pub(crate) fn fallback_name_of(budget: Budget, fallback: &dyn Agent) -> String {
 }
 
 /// The wall-time limit of one move under `budget`, from now.
-pub(crate) fn deadline_of(budget: Budget) -> Option<Instant> {
+fn deadline_of(budget: Budget) -> Option<Instant> {
     match budget {
         Budget::Time(t) => Some(Instant::now() + t),
         _ => None,
@@ -119,7 +124,7 @@ pub(crate) fn deadline_of(budget: Budget) -> Option<Instant> {
 }
 
 /// The node limit of one move under `budget` (`None` under a time budget).
-pub(crate) fn nodes_of(budget: Budget) -> Option<u64> {
+fn nodes_of(budget: Budget) -> Option<u64> {
     match budget {
         Budget::Nodes(n) => Some(n),
         Budget::Depth(_) => Some(DEFAULT_NODES),
@@ -130,7 +135,7 @@ pub(crate) fn nodes_of(budget: Budget) -> Option<u64> {
 /// The principal variation from `game` of a player of either kind: `first`,
 /// then the move `next` picks in each position reached, up to [`PV_PLIES`]
 /// plies or until it picks none.
-pub(crate) fn principal_variation(
+fn principal_variation(
     game: &Game,
     first: Move,
     mut next: impl FnMut(&Game) -> Option<Move>,
@@ -149,11 +154,11 @@ pub(crate) fn principal_variation(
 }
 
 /// The stores' difference for the player to move.
-pub(crate) fn banked(pos: &Position) -> i32 {
+fn banked(pos: &Position) -> i32 {
     pos.margin(pos.to_move())
 }
 
-/// Where a [`Perfect`] player's last answer came from.
+/// Where a `perfect` player's last answer came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
     /// Nothing asked yet, or the game was over.
@@ -207,20 +212,46 @@ impl Scored {
     }
 }
 
-/// The `perfect` level. See the [module](self) docs.
-pub struct Perfect {
-    solver: Solver,
+/// What a kind of databases adds to the `perfect` player over it.
+pub trait PerfectKind: Tablebase {
+    /// How the player's name calls the databases: `db`, `counted db`.
+    const LABEL: &'static str;
+
+    /// The search of the game's values under a repetition rule (`oware`),
+    /// for the kind whose rules can have one.
+    fn repetition_search(db: &Arc<Self>) -> Option<RepetitionSearch>;
+}
+
+/// A `perfect` player of either kind, as the foreign handles keep it
+/// ([`crate::engine::Engine`]).
+pub trait PerfectAgent: Agent {
+    /// Where its last answer came from.
+    fn last_source(&self) -> Source;
+
+    /// What it falls back to, in words.
+    fn fallback_name(&self) -> String;
+}
+
+/// The `perfect` level over databases of kind `T`. See the [module](self) docs.
+pub struct PerfectPlayer<T: PerfectKind> {
+    solver: Search<T>,
     /// The values under a repetition rule.
-    exact: RepetitionSearch,
+    exact: Option<RepetitionSearch>,
     budget: Budget,
     fallback: Box<dyn Agent>,
     last: Source,
     seed: u64,
 }
 
-impl std::fmt::Debug for Perfect {
+/// The `perfect` level over board-only databases.
+pub type Perfect = PerfectPlayer<Database>;
+
+/// The `perfect` level over counted databases (rules with a move limit).
+pub type CountedPerfect = PerfectPlayer<CountedDatabase>;
+
+impl<T: PerfectKind> std::fmt::Debug for PerfectPlayer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Perfect")
+        f.debug_struct("PerfectPlayer")
             .field("rules", &self.solver.database().key())
             .field("max_seeds", &self.solver.database().max_seeds())
             .field("budget", &self.budget)
@@ -229,39 +260,48 @@ impl std::fmt::Debug for Perfect {
     }
 }
 
-impl Perfect {
+impl<T: PerfectKind> PerfectPlayer<T> {
     /// A perfect player over `db` (shareable between players) searching
     /// within `budget` per move: [`Budget::Nodes`] counts boards expanded
     /// above the databases, [`Budget::Time`] is a wall-time limit, and
     /// [`Budget::Depth`] means [`DEFAULT_NODES`]. The fallback (level `max`,
     /// or alpha-beta with the same wall time under a time budget) is seeded
     /// by `seed`.
-    pub fn new(db: impl Into<Arc<Database>>, budget: Budget, seed: u64) -> Perfect {
-        let fallback = fallback_for(budget, seed);
-        let solver = Solver::new(db);
-        Perfect {
-            exact: RepetitionSearch::new(solver.shared_database()),
-            solver,
+    pub fn new(db: impl Into<Arc<T>>, budget: Budget, seed: u64) -> PerfectPlayer<T> {
+        let db = db.into();
+        PerfectPlayer {
+            exact: T::repetition_search(&db),
+            solver: Search::new(db),
             budget,
-            fallback,
+            fallback: fallback_for(budget, seed),
             last: Source::None,
             seed,
         }
     }
 
-    /// Loads every layer of `rules` found in `dir` ([`Database::open_all`])
+    /// [`PerfectPlayer::new`] over shared databases.
+    pub fn over(db: Arc<T>, budget: Budget, seed: u64) -> PerfectPlayer<T> {
+        PerfectPlayer::new(db, budget, seed)
+    }
+
+    /// Loads every layer of `rules` found in `dir` ([`Tablebase::open_all`])
     /// and makes a player over them.
-    pub fn open(rules: &Rules, dir: &Path, budget: Budget, seed: u64) -> Result<Perfect, DbError> {
-        Ok(Perfect::new(Database::open_all(rules, dir)?, budget, seed))
+    pub fn open(
+        rules: &Rules,
+        dir: &Path,
+        budget: Budget,
+        seed: u64,
+    ) -> Result<PerfectPlayer<T>, DbError> {
+        Ok(PerfectPlayer::new(T::open_all(rules, dir)?, budget, seed))
     }
 
     /// The databases.
-    pub fn database(&self) -> &Database {
+    pub fn database(&self) -> &T {
         self.solver.database()
     }
 
     /// The databases, to share with another player.
-    pub fn shared_database(&self) -> Arc<Database> {
+    pub fn shared_database(&self) -> Arc<T> {
         self.solver.shared_database()
     }
 
@@ -307,20 +347,23 @@ impl Perfect {
         Tablebase::plays(self.solver.database(), rules)
     }
 
-    /// [`Perfect::score`] under a repetition rule: every move's value from the
-    /// [`RepetitionSearch`], `None` when its budget ran out.
+    /// [`PerfectPlayer::score`] under a repetition rule: every move's value
+    /// from the [`RepetitionSearch`], `None` when its budget ran out (or the
+    /// kind has none: the counted databases refuse such rules).
     fn score_repetition(&mut self, game: &Game) -> Option<Vec<Scored>> {
-        if self.exact.table_len() > TABLE_LIMIT {
-            self.exact.clear_table();
+        let search = self.exact.as_mut()?;
+        if search.table_len() > TABLE_LIMIT {
+            search.clear_table();
         }
-        self.exact.set_deadline(deadline_of(self.budget));
-        self.exact.set_budget(nodes_of(self.budget));
-        let nodes_before = self.exact.stats().nodes;
+        search.set_deadline(deadline_of(self.budget));
+        search.set_budget(nodes_of(self.budget));
+        let nodes_before = search.stats().nodes;
         // A search that cannot start (no room for its thread) ends the exact
         // answer as the budget does.
-        let exact = self.exact.move_values(game).ok().flatten();
-        self.exact.set_budget(None);
-        self.exact.set_deadline(None);
+        let exact = search.move_values(game).ok().flatten();
+        search.set_budget(None);
+        search.set_deadline(None);
+        let searched_nodes = search.stats().nodes > nodes_before;
         let scored: Vec<Scored> = exact?
             .into_iter()
             .map(|m| {
@@ -336,14 +379,13 @@ impl Perfect {
                     gain: m.gain,
                     endless: false,
                     searched: m.proof != Proof::Database,
-                    repeats: Perfect::repeats(game, &child),
+                    repeats: repeats(game, &child),
                 }
             })
             .collect();
         // A value can be found without a node: by the bounds of the root's
         // component given its window.
-        self.last = if self.exact.stats().nodes > nodes_before || scored.iter().any(|s| s.searched)
-        {
+        self.last = if searched_nodes || scored.iter().any(|s| s.searched) {
             Source::Search
         } else {
             Source::Database
@@ -351,16 +393,9 @@ impl Perfect {
         Some(scored)
     }
 
-    /// Whether `child` is a position already seen in `game`.
-    fn repeats(game: &Game, child: &Position) -> bool {
-        game.positions()
-            .iter()
-            .any(|p| p.board() == child.board() && p.to_move() == child.to_move())
-    }
-
     /// The work of the repetition search (every call so far).
     fn exact_nodes(&self) -> u64 {
-        self.exact.stats().nodes
+        self.exact.as_ref().map_or(0, |e| e.stats().nodes)
     }
 
     /// The exact value of every legal move of `pos` in `game` (the history
@@ -386,14 +421,14 @@ impl Perfect {
         let mut out = Vec::with_capacity(children.len());
         for &(mv, child) in children {
             let gain = child.margin(me) - pos.margin(me);
-            let board = child.normalized().board();
-            let (rest, endless, searched) = match self.solver.database().board_entry(&board) {
-                Some((rest, open)) => (rest, open, false),
+            let (board, count) = self.solver.node(&child);
+            let (rest, endless, searched) = match self.solver.database().held(&board, count) {
+                Some(e) => (e.value, e.open(), false),
                 None => {
                     self.spend(budget);
                     // A search that cannot start (no room for its thread)
                     // ends the exact answer as the budget does.
-                    match self.solver.board_value(&board).ok().flatten() {
+                    match self.solver.node_value(&board, count).ok().flatten() {
                         Some(v) => (v, self.solver.depends_on_endless(), true),
                         None => {
                             self.end_budget();
@@ -402,7 +437,7 @@ impl Perfect {
                     }
                 }
             };
-            let repeats = Perfect::repeats(game, &child);
+            let repeats = repeats(game, &child);
             out.push(Scored {
                 mv,
                 value: gain - rest,
@@ -439,10 +474,10 @@ impl Perfect {
                 out.push(Some((s.value, s.value)));
                 continue;
             }
-            let board = child.normalized().board();
+            let (board, count) = self.solver.node(&child);
             // The opponent's value after the move, at its least and its most.
-            let rest = match self.solver.database().board_bounds(&board) {
-                Some(bounds) => Some(bounds),
+            let rest = match self.solver.database().held(&board, count) {
+                Some(e) => Some((e.lo, e.hi)),
                 None => {
                     let mut bounds = [0; 2];
                     let mut done = true;
@@ -452,7 +487,7 @@ impl Perfect {
                     {
                         self.solver.set_endless(mode);
                         self.spend(budget);
-                        match self.solver.board_value(&board).ok().flatten() {
+                        match self.solver.node_value(&board, count).ok().flatten() {
                             Some(v) => bounds[i] = v,
                             None => done = false,
                         }
@@ -489,7 +524,7 @@ impl Perfect {
     /// A best move above the databases found without the exact value of
     /// every move: the position's value `v` (MTD(f)), then, in the order of
     /// preference, the first move shown by one null-window search to reach
-    /// `v`. Far cheaper than [`Perfect::score`] when some bad move would be
+    /// `v`. Far cheaper than [`PerfectPlayer::score`] when some bad move would be
     /// costly to value exactly. `None` under a repetition rule (the solver
     /// scores repetitions by the convention), when the position is in the
     /// databases (scoring every move is free there), the budget runs out, or
@@ -497,10 +532,10 @@ impl Perfect {
     /// a move differently from the same board searched from the root).
     fn choose_by_bounds(&mut self, game: &Game, children: &[(Move, Position)]) -> Option<Move> {
         let pos = *game.position();
-        let root = pos.normalized().board();
+        let root = self.solver.node(&pos);
         if !self.plays(game.rules())
             || game.rules().repetition() != Repetition::Off
-            || self.solver.database().board_entry(&root).is_some()
+            || self.solver.database().held(&root.0, root.1).is_some()
         {
             return None;
         }
@@ -508,7 +543,7 @@ impl Perfect {
             self.solver.clear_table();
         }
         let budget = self.begin();
-        let found = self.reach_value(game, &pos, &root, children, budget);
+        let found = self.reach_value(game, &pos, root, children, budget);
         self.end_budget();
         found
     }
@@ -517,40 +552,39 @@ impl Perfect {
         &mut self,
         game: &Game,
         pos: &Position,
-        root: &[u8; PITS],
+        (root, root_count): Node,
         children: &[(Move, Position)],
         budget: (Option<u64>, u64),
     ) -> Option<Move> {
         self.spend(budget);
-        let v = self.solver.board_value(root).ok().flatten()?;
+        let v = self.solver.node_value(&root, root_count).ok().flatten()?;
         let me = pos.to_move();
-        let mut order: Vec<(Scored, [u8; PITS], Option<i32>)> = children
+        let mut order: Vec<(Scored, Node, Option<i32>)> = children
             .iter()
             .map(|&(mv, child)| {
                 let gain = child.margin(me) - pos.margin(me);
-                let board = child.normalized().board();
-                let entry = self.solver.database().board_entry(&board);
-                let repeats = Perfect::repeats(game, &child);
+                let node = self.solver.node(&child);
+                let entry = self.solver.database().held(&node.0, node.1);
                 let scored = Scored {
                     mv,
                     value: 0,
                     gain,
-                    endless: entry.is_some_and(|e| e.1),
+                    endless: entry.is_some_and(|e| e.open()),
                     searched: entry.is_none(),
-                    repeats,
+                    repeats: repeats(game, &child),
                 };
-                (scored, board, entry.map(|e| e.0))
+                (scored, node, entry.map(|e| e.value))
             })
             .collect();
         order.sort_by_key(|(s, _, _)| std::cmp::Reverse(s.key()));
-        for (s, board, known) in order {
+        for (s, (board, count), known) in order {
             let reaches = match known {
                 Some(rest) => s.gain - rest >= v,
                 None => {
                     self.spend(budget);
                     // gain - V(child) >= v  <=>  V(child) <= gain - v
                     self.solver
-                        .board_at_most(&board, s.gain - v)
+                        .node_at_most(&board, count, s.gain - v)
                         .ok()
                         .flatten()?
                 }
@@ -570,10 +604,11 @@ impl Perfect {
     }
 }
 
-impl Agent for Perfect {
+impl<T: PerfectKind> Agent for PerfectPlayer<T> {
     fn name(&self) -> String {
         format!(
-            "perfect(db<={}, {})",
+            "perfect({}<={}, {})",
+            T::LABEL,
             self.solver.database().max_seeds(),
             self.budget
         )
@@ -590,7 +625,7 @@ impl Agent for Perfect {
             return Some(mv);
         }
         match self.score(game, game.position(), &children) {
-            Some(scored) => Some(Perfect::best(&scored).mv),
+            Some(scored) => Some(PerfectPlayer::<T>::best(&scored).mv),
             None => {
                 self.last = Source::Fallback;
                 self.fallback.choose(game)
@@ -620,7 +655,7 @@ impl Agent for Perfect {
                 s.endless = false;
             }
         }
-        let best = Perfect::best(&scored);
+        let best = PerfectPlayer::<T>::best(&scored);
         let value_of = |s: &Scored| MoveValue {
             mv: s.mv,
             value: Value::from_final_difference(banked + s.value),
@@ -649,7 +684,7 @@ impl Agent for Perfect {
             let children = line.children().to_vec();
             let here = *line.position();
             self.score(line, &here, &children)
-                .map(|s| Perfect::best(&s).mv)
+                .map(|s| PerfectPlayer::<T>::best(&s).mv)
         });
         self.last = source;
         Analysis {
@@ -668,4 +703,21 @@ impl Agent for Perfect {
     fn prepare(&mut self, rules: &Rules) -> Result<(), OutOfMemory> {
         self.fallback.prepare(rules)
     }
+}
+
+impl<T: PerfectKind> PerfectAgent for PerfectPlayer<T> {
+    fn last_source(&self) -> Source {
+        self.last
+    }
+
+    fn fallback_name(&self) -> String {
+        fallback_name_of(self.budget, self.fallback.as_ref())
+    }
+}
+
+/// Whether `child` is a position already seen in `game`.
+fn repeats(game: &Game, child: &Position) -> bool {
+    game.positions()
+        .iter()
+        .any(|p| p.board() == child.board() && p.to_move() == child.to_move())
 }

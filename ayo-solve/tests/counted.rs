@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use ayo_core::{Game, Player, Position, Rules, Setup};
 use ayo_solve::counted::{counted_layer_path, CountedDatabase, CountedLayer};
-use ayo_solve::counted_search::CountedSolver;
+use ayo_solve::CountedSolver;
 use ayo_solve::DbError;
 
 use crate::common::boards;

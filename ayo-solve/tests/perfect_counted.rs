@@ -8,10 +8,10 @@ use std::sync::Arc;
 use ayo_core::players::{Agent, Basis, Budget, Level, Proof};
 use ayo_core::{Game, Player, Position, Rules, Setup, Status};
 use ayo_solve::counted::CountedDatabase;
-use ayo_solve::counted_search::CountedSolver;
 use ayo_solve::index::{layer_size, unrank};
 use ayo_solve::perfect::Source;
-use ayo_solve::perfect_counted::CountedPerfect;
+use ayo_solve::CountedPerfect;
+use ayo_solve::CountedSolver;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -8,7 +8,8 @@ use ayo_core::players::{Agent, Budget};
 use ayo_core::{Game, Player, Position, Rules, Setup};
 use ayo_solve::counted::CountedDatabase;
 use ayo_solve::perfect::Source;
-use ayo_solve::tablebase::{move_values, ExactSearch, PerfectPlayer, Tablebase};
+use ayo_solve::perfect::{PerfectKind, PerfectPlayer};
+use ayo_solve::search::{move_values, Search};
 use ayo_solve::{Database, DbError};
 
 use crate::common::boards;
@@ -46,7 +47,7 @@ impl Drop for TempDir {
 
 /// Every check, for one kind: `rules` of that kind, `other` rules of the
 /// other kind, `max` seeds in the layers.
-fn same_checks<T: Tablebase>(name: &str, rules: &Rules, other: &Rules, max: usize) {
+fn same_checks<T: PerfectKind>(name: &str, rules: &Rules, other: &Rules, max: usize) {
     // The rules: this kind's, not the other's.
     assert!(T::solvable(rules).is_ok());
     assert!(matches!(
@@ -123,7 +124,7 @@ fn same_checks<T: Tablebase>(name: &str, rules: &Rules, other: &Rules, max: usiz
     // more seed (where those do not depend on endless play), and a spent
     // budget is no answer.
     let (bigger, _) = T::build(rules, max + 1, None, true).unwrap();
-    let mut search = T::Search::over(Arc::clone(&db));
+    let mut search = Search::<T>::over(Arc::clone(&db));
     let mut searched = 0;
     for board in boards(max + 1).into_iter().step_by(7) {
         let pos = position(board, Player::South, 1);
@@ -138,9 +139,9 @@ fn same_checks<T: Tablebase>(name: &str, rules: &Rules, other: &Rules, max: usiz
         searched += 1;
     }
     assert!(searched > 10, "{searched}");
-    assert!(search.nodes_so_far() > 0 && search.table_entries() > 0);
-    search.empty_table();
-    assert_eq!(search.table_entries(), 0);
+    assert!(search.nodes() > 0 && search.table_len() > 0);
+    search.clear_table();
+    assert_eq!(search.table_len(), 0);
     let mut board = [0u8; 12];
     board[0] = 2;
     board[3] = (max - 1) as u8;
@@ -148,7 +149,7 @@ fn same_checks<T: Tablebase>(name: &str, rules: &Rules, other: &Rules, max: usiz
     board[11] = 1;
     let far = position(board, Player::South, 0);
     assert_eq!(db.entry(&far), None);
-    let mut fresh = T::Search::over(Arc::clone(&db));
+    let mut fresh = Search::<T>::over(Arc::clone(&db));
     assert_eq!(fresh.value_within(&far, Some(1)).unwrap(), None);
     assert_eq!(move_values(Arc::clone(&db), &far, Some(1)).unwrap(), None);
 
@@ -157,10 +158,10 @@ fn same_checks<T: Tablebase>(name: &str, rules: &Rules, other: &Rules, max: usiz
     setup.board = [0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0];
     setup.stores = [23, 23];
     let game = Game::from_position(*rules, Position::from_setup(rules, &setup).unwrap());
-    let mut player = T::Perfect::over(Arc::clone(&db), Budget::Nodes(1_000), 1);
-    assert_eq!(player.source(), Source::None);
+    let mut player = PerfectPlayer::<T>::over(Arc::clone(&db), Budget::Nodes(1_000), 1);
+    assert_eq!(player.last_source(), Source::None);
     assert!(game.is_legal(player.choose(&game).unwrap()));
-    assert_eq!(player.source(), Source::Database);
+    assert_eq!(player.last_source(), Source::Database);
 }
 
 #[test]

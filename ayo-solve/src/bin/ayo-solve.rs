@@ -333,7 +333,7 @@ fn run(a: Args) -> Result<(), String> {
 /// `counted`: build the counted layers, then (with `--budget`) search the start.
 fn counted(a: &Args, t0: Instant) -> Result<(), String> {
     use ayo_solve::counted::{counted_report_line, CountedDatabase};
-    use ayo_solve::counted_search::CountedSolver;
+    use ayo_solve::CountedSolver;
     let rules = rules_of(a)?;
     let n = a.max_seeds.ok_or("counted needs --max-seeds")?;
     let (db, reports) =
