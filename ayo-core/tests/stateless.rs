@@ -54,6 +54,25 @@ fn step1(env: &Stateless, state: &mut [u8], action: i64) -> Result<Stepped, Stat
     })
 }
 
+/// A stateless batch of `n` records and, beside it, the `n` episodes of the
+/// batched environment with the same seeds (`seed(i)` for game `i`), all
+/// reset.
+fn records_and_episodes(
+    opts: EpisodeOptions,
+    n: usize,
+    seed: impl Fn(u64) -> u64,
+) -> (Stateless, Vec<Episode<LeanGame>>, Vec<u8>) {
+    let env = Stateless::new(opts).unwrap();
+    let seeds: Vec<u64> = (0..n as u64).map(seed).collect();
+    let mut eps: Vec<Episode<LeanGame>> = seeds.iter().map(|&s| Episode::new(&opts, s)).collect();
+    for ep in &mut eps {
+        ep.reset(&opts, None);
+    }
+    let mut states = vec![0u8; n * STATE_BYTES];
+    env.init(&seeds, &mut states).unwrap();
+    (env, eps, states)
+}
+
 fn mask_bits(env: &Stateless, state: &[u8]) -> u8 {
     let mut m = [false; 6];
     env.legal_mask(state, &mut m).unwrap();
@@ -214,16 +233,8 @@ fn records_step_as_the_batched_environments_episodes() {
                 max_steps: Some(40),
                 ..EpisodeOptions::new(preset.rules())
             };
-            let env = Stateless::new(opts).unwrap();
             let n = 8;
-            let seeds: Vec<u64> = (0..n as u64).map(|s| s * 77 + 5).collect();
-            let mut eps: Vec<Episode<LeanGame>> =
-                seeds.iter().map(|&s| Episode::new(&opts, s)).collect();
-            for ep in &mut eps {
-                ep.reset(&opts, None);
-            }
-            let mut states = vec![0u8; n * STATE_BYTES];
-            env.init(&seeds, &mut states).unwrap();
+            let (env, mut eps, mut states) = records_and_episodes(opts, n, |s| s * 77 + 5);
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
             let (mut r, mut t, mut u) = (vec![0f32; 2 * n], vec![false; n], vec![false; n]);
             for _ in 0..300 {
@@ -412,16 +423,8 @@ fn batches_of_several_blocks_step_as_their_episodes() {
             max_steps: Some(30),
             ..EpisodeOptions::new(preset.rules())
         };
-        let env = Stateless::new(opts).unwrap();
         let n = 150;
-        let seeds: Vec<u64> = (0..n as u64).map(|s| s * 31 + 2).collect();
-        let mut eps: Vec<Episode<LeanGame>> =
-            seeds.iter().map(|&s| Episode::new(&opts, s)).collect();
-        for ep in &mut eps {
-            ep.reset(&opts, None);
-        }
-        let mut states = vec![0u8; n * STATE_BYTES];
-        env.init(&seeds, &mut states).unwrap();
+        let (env, mut eps, mut states) = records_and_episodes(opts, n, |s| s * 31 + 2);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
         let (mut r, mut t, mut u) = (vec![0f32; 2 * n], vec![false; n], vec![false; n]);
         let mut mask = vec![false; 6 * n];
