@@ -7,8 +7,11 @@
 //! not counted) and leaves handed out a second.
 //!
 //! ```text
-//! cargo run --release -p ayo-bench --bin guided_search -- [PRESET] [REPEATS]
+//! cargo run --release -p ayo-bench --bin guided_search -- [PRESET] [REPEATS] [METHOD BATCH SIMS]
 //! ```
+//!
+//! `METHOD BATCH SIMS` (`puct` or `gumbel`, a batch, simulations a move)
+//! runs that one row alone, as a profiler (callgrind) wants it.
 
 use std::time::Instant;
 
@@ -20,6 +23,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let preset = args.get(1).map_or("oware", String::as_str);
     let repeats: u32 = args.get(2).map_or(Ok(3), |r| r.parse())?;
     let rules = Rules::preset(preset)?;
+    let only: Option<(String, usize, u64)> = match args.get(3..6) {
+        Some([method, batch, sims]) => Some((method.clone(), batch.parse()?, sims.parse()?)),
+        _ => None,
+    };
+    let wanted = |name: &str, batch: usize, sims: u64| {
+        only.as_ref()
+            .is_none_or(|(m, b, s)| m == name && *b == batch && *s == sims)
+    };
     println!("cpu: {}", ayo_bench::cpu_model());
     println!("preset: {preset}, one thread, uniform logits and value 0, best of {repeats}");
     println!(
@@ -33,6 +44,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ("puct", SearchOptions::new(sims).selection),
                 ("gumbel", Selection::Gumbel(Gumbel::default())),
             ] {
+                if !wanted(name, batch, sims) {
+                    continue;
+                }
                 let opts = SearchOptions {
                     selection,
                     ..SearchOptions::new(sims)
