@@ -2,26 +2,114 @@
 //! sequential halving at the root, its improved policy inside the tree and
 //! its completed Q-values (mctx's `seq_halving.py`, `qtransforms.py` and
 //! `policies.py`, restated over at most six legal children).
+//!
+//! The children are lanes of fixed arrays ([`Arms`]), the lanes past the
+//! children padding, so that each formula is one loop the compiler
+//! vectorises. Sums run over the lanes in order (the padding adds zeros),
+//! so they equal the sums over the children alone.
 
 use super::Gumbel;
 
-/// What selection reads of one child, from the point of view of the player
-/// choosing it.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Arm {
-    /// The network's logit, less the largest logit among the children.
-    pub logit: f32,
-    /// The prior probability (with the root's noise, for PUCT).
-    pub prior: f32,
-    pub visits: u32,
-    /// The mean value, meaningful when `visits > 0`.
-    pub q: f32,
+/// Lanes of [`Arms`]: six actions, padded to what a vector unit takes.
+pub(crate) const LANES: usize = 8;
+
+/// Eight lanes of `f32`.
+type Lanes = [f32; LANES];
+
+/// What selection reads of a node's children, from the point of view of
+/// the player choosing: child `i` in lane `i`, the first `len` lanes; the
+/// others zero.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Arms {
+    pub len: usize,
+    /// The network's logits, less the largest logit among the children.
+    pub logit: Lanes,
+    /// The prior probabilities (with the root's noise, for PUCT).
+    pub prior: Lanes,
+    /// The visit counts (whole numbers, exact in `f32` far past any
+    /// search's size).
+    pub visits: Lanes,
+    /// The mean values, 0 where a child has no visit.
+    pub q: Lanes,
 }
 
-/// The index of the largest `score` (the first on ties).
-fn argmax(scores: impl Iterator<Item = f32>) -> usize {
+impl Arms {
+    /// `len` children (at most [`LANES`]), every lane zero.
+    pub(crate) fn new(len: usize) -> Arms {
+        debug_assert!(len <= LANES);
+        Arms {
+            len,
+            logit: [0.0; LANES],
+            prior: [0.0; LANES],
+            visits: [0.0; LANES],
+            q: [0.0; LANES],
+        }
+    }
+
+    /// 0 in the children's lanes, infinity past them: added, it keeps the
+    /// padding out of a minimum; subtracted, out of a maximum.
+    fn padding(&self) -> Lanes {
+        const PADDING: [Lanes; LANES + 1] = {
+            let mut table = [[f32::INFINITY; LANES]; LANES + 1];
+            let mut len = 0;
+            while len <= LANES {
+                let mut i = 0;
+                while i < len {
+                    table[len][i] = 0.0;
+                    i += 1;
+                }
+                len += 1;
+            }
+            table
+        };
+        PADDING[self.len]
+    }
+
+    /// 1 in the lanes of visited children, else 0.
+    fn visited(&self) -> Lanes {
+        let mut v = [0.0; LANES];
+        for (v, &n) in v.iter_mut().zip(&self.visits) {
+            *v = f32::from(u8::from(n > 0.0));
+        }
+        v
+    }
+}
+
+/// The larger of `a` and `b`: the search's numbers are never NaN, so the
+/// plain comparison serves, and it is one vector instruction where
+/// `f32::max`'s NaN rule is four.
+fn max(a: f32, b: f32) -> f32 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The smaller of `a` and `b` (as [`max`]).
+fn min(a: f32, b: f32) -> f32 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The lanes folded by `f` in halves (a vector unit's order).
+fn fold(x: Lanes, f: impl Fn(f32, f32) -> f32) -> f32 {
+    let h = [f(x[0], x[4]), f(x[1], x[5]), f(x[2], x[6]), f(x[3], x[7])];
+    f(f(h[0], h[2]), f(h[1], h[3]))
+}
+
+/// The lanes' sum.
+fn sum(x: Lanes) -> f32 {
+    fold(x, |a, b| a + b)
+}
+
+/// The index of the largest of the first `len` scores (the first on ties).
+fn argmax(scores: &Lanes, len: usize) -> usize {
     let mut best = (f32::NEG_INFINITY, 0);
-    for (i, s) in scores.enumerate() {
+    for (i, &s) in scores[..len].iter().enumerate() {
         if s > best.0 {
             best = (s, i);
         }
@@ -32,13 +120,13 @@ fn argmax(scores: impl Iterator<Item = f32>) -> usize {
 /// PUCT's choice: `Q + c · P · √N / (1 + n)`, with `Q` 0 for an unvisited
 /// child and `N` the children's visits (at least 1, so that the priors
 /// order the first visits).
-pub(crate) fn puct(arms: &[Arm], c_puct: f32) -> usize {
-    let total: u32 = arms.iter().map(|a| a.visits).sum();
-    let sqrt_n = (total.max(1) as f32).sqrt();
-    argmax(arms.iter().map(|a| {
-        let q = if a.visits > 0 { a.q } else { 0.0 };
-        q + c_puct * a.prior * sqrt_n / (1.0 + a.visits as f32)
-    }))
+pub(crate) fn puct(arms: &Arms, c_puct: f32) -> usize {
+    let sqrt_n = max(sum(arms.visits), 1.0).sqrt();
+    let mut score = [0.0f32; LANES];
+    for (i, s) in score.iter_mut().enumerate() {
+        *s = arms.q[i] + c_puct * arms.prior[i] * sqrt_n / (1.0 + arms.visits[i]);
+    }
+    argmax(&score, arms.len)
 }
 
 /// The completed Q-values, transformed (mctx's
@@ -47,83 +135,129 @@ pub(crate) fn puct(arms: &[Arm], c_puct: f32) -> usize {
 /// and the visited children's Q weighted by their priors; rescaled to
 /// `[0, 1]` by the min and max over the children and scaled by
 /// `(c_visit + max visits) · c_scale`.
-pub(crate) fn completed_q(arms: &[Arm], raw_value: f32, g: &Gumbel, out: &mut [f32]) {
-    let total: u32 = arms.iter().map(|a| a.visits).sum();
-    let (mut p_sum, mut pq_sum) = (0.0f32, 0.0f32);
-    for a in arms.iter().filter(|a| a.visits > 0) {
+pub(crate) fn completed_q(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes {
+    let total = sum(arms.visits);
+    let visited = arms.visited();
+    let (mut p, mut pq) = ([0.0f32; LANES], [0.0f32; LANES]);
+    for i in 0..LANES {
         // As mctx, the smallest positive float keeps a zero prior usable.
-        let p = a.prior.max(f32::MIN_POSITIVE);
-        p_sum += p;
-        pq_sum += p * a.q;
+        p[i] = max(arms.prior[i], f32::MIN_POSITIVE) * visited[i];
+        pq[i] = p[i] * arms.q[i];
     }
-    let weighted = if p_sum > 0.0 { pq_sum / p_sum } else { 0.0 };
-    let mixed = (raw_value + total as f32 * weighted) / (total as f32 + 1.0);
-    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-    for (o, a) in out.iter_mut().zip(arms) {
-        *o = if a.visits > 0 { a.q } else { mixed };
-        lo = lo.min(*o);
-        hi = hi.max(*o);
+    let p_sum = sum(p);
+    let weighted = if p_sum > 0.0 { sum(pq) / p_sum } else { 0.0 };
+    let mixed = (raw_value + total * weighted) / (total + 1.0);
+    let pad = arms.padding();
+    let (mut out, mut low, mut high) = ([0.0f32; LANES], [0.0f32; LANES], [0.0f32; LANES]);
+    for i in 0..LANES {
+        out[i] = visited[i] * arms.q[i] + (1.0 - visited[i]) * mixed;
+        low[i] = out[i] + pad[i];
+        high[i] = out[i] - pad[i];
     }
-    let max_visits = arms.iter().map(|a| a.visits).max().unwrap_or(0);
-    let scale = (g.c_visit + max_visits as f32) * g.c_scale;
-    let span = (hi - lo).max(1e-8);
-    for o in out.iter_mut().take(arms.len()) {
+    let lo = fold(low, min);
+    let hi = fold(high, max);
+    let scale = (g.c_visit + fold(arms.visits, max)) * g.c_scale;
+    let span = max(hi - lo, 1e-8);
+    for o in out.iter_mut() {
         *o = scale * (*o - lo) / span;
     }
+    out
 }
 
-/// The improved policy `softmax(logits + σ(completed Q))` into `out`.
-pub(crate) fn improved_policy(arms: &[Arm], raw_value: f32, g: &Gumbel, out: &mut [f32]) {
-    let mut q = [0.0f32; 6];
-    completed_q(arms, raw_value, g, &mut q);
-    let n = arms.len();
-    let mut m = f32::NEG_INFINITY;
-    for (o, (a, q)) in out.iter_mut().zip(arms.iter().zip(q)) {
-        *o = a.logit + q;
-        m = m.max(*o);
+/// `softmax` over the first `len` lanes of `x` (the rest 0), leaving `x`
+/// less its largest element there.
+pub(crate) fn softmax(x: &mut Lanes, len: usize) -> Lanes {
+    for v in x[len..].iter_mut() {
+        *v = f32::NEG_INFINITY;
     }
-    let mut sum = 0.0;
-    for o in out.iter_mut().take(n) {
-        *o = (*o - m).exp();
-        sum += *o;
+    let m = fold(*x, max);
+    for v in x.iter_mut() {
+        *v -= m;
     }
-    for o in out.iter_mut().take(n) {
-        *o /= sum;
+    let e = exp_lanes(*x);
+    let total = sum(e);
+    let mut out = [0.0f32; LANES];
+    for (o, e) in out.iter_mut().zip(e) {
+        *o = e / total;
     }
+    out
+}
+
+/// The improved policy `softmax(logits + σ(completed Q))`.
+pub(crate) fn improved_policy(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes {
+    let q = completed_q(arms, raw_value, g);
+    let mut x = [0.0f32; LANES];
+    for (i, x) in x.iter_mut().enumerate() {
+        *x = arms.logit[i] + q[i];
+    }
+    softmax(&mut x, arms.len)
+}
+
+/// `exp` of eight lanes at once (minus infinity and anything below -87 give
+/// 0): Cephes' `expf` (range reduction by `ln 2`, a degree-5 polynomial,
+/// the power of two built in the exponent bits), written so that the
+/// compiler vectorises it: libm's `expf` lane by lane was the search's
+/// largest single cost.
+fn exp_lanes(x: [f32; LANES]) -> [f32; LANES] {
+    // 1.5 · 2^23: adding it rounds to an integer held in the low mantissa bits.
+    const ROUND: f32 = 12_582_912.0;
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    let mut out = [0.0f32; LANES];
+    for (o, &x) in out.iter_mut().zip(&x) {
+        // All ones where the lane is kept, a mask rather than a branch so
+        // that the loop vectorises.
+        let keep = u32::from(x >= -87.0).wrapping_neg();
+        let x = min(max(x, -87.0), 88.0);
+        let t = x * std::f32::consts::LOG2_E + ROUND;
+        let n = t - ROUND;
+        let r = x - n * LN2_HI - n * LN2_LO;
+        let p = ((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2)
+            * r
+            + 0.166_666_65)
+            * r
+            + 0.5;
+        let p = p * r * r + r + 1.0;
+        let n_bits = t.to_bits().wrapping_sub(ROUND.to_bits()).wrapping_add(127);
+        let two_n = f32::from_bits(n_bits << 23);
+        *o = f32::from_bits((p * two_n).to_bits() & keep);
+    }
+    out
 }
 
 /// Gumbel search's choice inside the tree: the child that most lacks visits
 /// against the improved policy (`π'(a) - n(a) / (1 + N)`).
-pub(crate) fn gumbel_interior(arms: &[Arm], raw_value: f32, g: &Gumbel) -> usize {
-    let mut pi = [0.0f32; 6];
-    improved_policy(arms, raw_value, g, &mut pi);
-    let total: u32 = arms.iter().map(|a| a.visits).sum();
-    argmax(
-        arms.iter()
-            .zip(pi)
-            .map(|(a, p)| p - a.visits as f32 / (1.0 + total as f32)),
-    )
+pub(crate) fn gumbel_interior(arms: &Arms, raw_value: f32, g: &Gumbel) -> usize {
+    let pi = improved_policy(arms, raw_value, g);
+    let total = sum(arms.visits);
+    let mut score = [0.0f32; LANES];
+    for (i, s) in score.iter_mut().enumerate() {
+        *s = pi[i] - arms.visits[i] / (1.0 + total);
+    }
+    argmax(&score, arms.len)
 }
 
 /// Sequential halving's score at the root (mctx's `score_considered`):
 /// `gumbel + logit + σ(completed Q)` for the children visited exactly
 /// `considered_visit` times, minus infinity for the others.
 pub(crate) fn gumbel_root(
-    arms: &[Arm],
-    gumbel: &[f32],
+    arms: &Arms,
+    gumbel: &Lanes,
     raw_value: f32,
     g: &Gumbel,
     considered_visit: u32,
 ) -> usize {
-    let mut q = [0.0f32; 6];
-    completed_q(arms, raw_value, g, &mut q);
-    argmax(arms.iter().zip(gumbel).zip(q).map(|((a, &gn), q)| {
-        if a.visits == considered_visit {
-            (gn + a.logit + q).max(-1e9)
+    let q = completed_q(arms, raw_value, g);
+    let wanted = considered_visit as f32;
+    let mut score = [0.0f32; LANES];
+    for (i, s) in score.iter_mut().enumerate() {
+        *s = if arms.visits[i] == wanted {
+            max(gumbel[i] + arms.logit[i] + q[i], -1e9)
         } else {
             f32::NEG_INFINITY
-        }
-    }))
+        };
+    }
+    argmax(&score, arms.len)
 }
 
 /// The visit count sequential halving gives each considered action at each
@@ -160,6 +294,15 @@ pub(crate) fn considered_visits(considered: usize, out: &mut [u32]) {
 mod tests {
     use super::*;
 
+    /// Arms of `(logit, prior, visits, q)`.
+    fn arms(children: &[(f32, f32, u32, f32)]) -> Arms {
+        let mut a = Arms::new(children.len());
+        for (i, &(logit, prior, visits, q)) in children.iter().enumerate() {
+            (a.logit[i], a.prior[i], a.visits[i], a.q[i]) = (logit, prior, visits as f32, q);
+        }
+        a
+    }
+
     #[test]
     fn the_sequence_of_considered_visits_is_mctx_s() {
         // Worked by hand from mctx's definition: log2max 2; 4 actions get
@@ -178,30 +321,38 @@ mod tests {
     }
 
     #[test]
+    fn exp_lanes_is_exp_to_a_few_ulps() {
+        let mut worst = 0.0f64;
+        for k in -8700..=8800 {
+            let x = k as f32 / 100.0;
+            let got = exp_lanes([x; LANES]);
+            let want = f64::from(x).exp();
+            worst = worst.max(((f64::from(got[3]) - want) / want).abs());
+            assert!(got.iter().all(|&g| g == got[0]));
+        }
+        assert!(worst < 3e-7, "relative error {worst}");
+        let got = exp_lanes([f32::NEG_INFINITY, -87.5, -1e30, 0.0, -0.0, 1.0, -1.0, 0.5]);
+        assert_eq!(&got[..5], &[0.0, 0.0, 0.0, 1.0, 1.0]);
+        assert!((got[5] - std::f32::consts::E).abs() < 1e-6);
+    }
+
+    #[test]
+    fn softmax_sums_to_one_and_shifts_its_input() {
+        let mut x = [1.0f32, 3.0, -2.0, 7.0, 0.0, 0.0, 0.0, 0.0];
+        let p = softmax(&mut x, 3);
+        assert_eq!(&x[..3], &[-2.0, 0.0, -5.0]);
+        let z: f32 = [-2.0f32, 0.0, -5.0].iter().map(|v| v.exp()).sum();
+        for (p, x) in p.iter().zip(&x[..3]) {
+            assert!((p - x.exp() / z).abs() < 1e-6);
+        }
+        assert_eq!(&p[3..], &[0.0; 5]);
+    }
+
+    #[test]
     fn completed_q_rescales_to_the_visit_scale() {
         let g = Gumbel::default();
-        let arms = [
-            Arm {
-                logit: 0.0,
-                prior: 0.5,
-                visits: 2,
-                q: 1.0,
-            },
-            Arm {
-                logit: 0.0,
-                prior: 0.5,
-                visits: 1,
-                q: -1.0,
-            },
-            Arm {
-                logit: -1.0,
-                prior: 0.0,
-                visits: 0,
-                q: 0.0,
-            },
-        ];
-        let mut q = [0.0f32; 3];
-        completed_q(&arms, 0.0, &g, &mut q);
+        let arms = arms(&[(0.0, 0.5, 2, 1.0), (0.0, 0.5, 1, -1.0), (-1.0, 0.0, 0, 0.0)]);
+        let q = completed_q(&arms, 0.0, &g);
         let scale = (50.0 + 2.0) * 0.1;
         assert!((q[0] - scale).abs() < 1e-5);
         assert!(q[1].abs() < 1e-6);
@@ -211,26 +362,11 @@ mod tests {
 
     #[test]
     fn puct_prefers_priors_first_then_values() {
-        let mut arms = [
-            Arm {
-                logit: 0.0,
-                prior: 0.2,
-                visits: 0,
-                q: 0.0,
-            },
-            Arm {
-                logit: 0.0,
-                prior: 0.8,
-                visits: 0,
-                q: 0.0,
-            },
-        ];
-        assert_eq!(puct(&arms, 1.0), 1);
-        arms[1] = Arm {
-            visits: 10,
-            q: -1.0,
-            ..arms[1]
-        };
-        assert_eq!(puct(&arms, 1.0), 0);
+        assert_eq!(
+            puct(&arms(&[(0.0, 0.2, 0, 0.0), (0.0, 0.8, 0, 0.0)]), 1.0),
+            1
+        );
+        let visited = arms(&[(0.0, 0.2, 0, 0.0), (0.0, 0.8, 10, -1.0)]);
+        assert_eq!(puct(&visited, 1.0), 0);
     }
 }

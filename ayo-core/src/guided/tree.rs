@@ -1,12 +1,12 @@
-//! [`GuidedSearch`]: the trees of a batch, each an arena of nodes in a
-//! `Vec` reserved (fallibly) for its whole search, asked and told round by
-//! round.
+//! [`GuidedSearch`]: the trees of a batch, each an arena of nodes (a
+//! node holds its moves) in a `Vec` reserved (fallibly) for its whole
+//! search, asked and told round by round.
 
 use rand::{Rng as _, SeedableRng};
 
 use super::noise::{dirichlet, gumbel};
 use super::rounds::{run_rounds, Answers, Rounds};
-use super::select::{self, Arm};
+use super::select::{self, Arms, LANES};
 use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
 };
@@ -15,58 +15,93 @@ use crate::memory::{try_grow_exact, OutOfMemory};
 use crate::observation::{write_view, MASK_BOOL};
 use crate::rules::end::end_reason;
 use crate::rules::repeat::{key_of, repeats_in_line};
-use crate::{LeanGame, Player, Position, Repetition};
+use crate::{LeanGame, Player, Position, Repetition, Rules};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
-    /// Not reached yet: whether it ends the game is not known.
+    /// Reached, not yet handed out: whether it ends the game is checked
+    /// next (the root's, by `start`).
     New,
-    /// Handed out to the network; its children are made, their priors not.
+    /// Handed out to the network; its edges are made, their priors not.
     Pending,
-    /// Evaluated, with children.
+    /// Evaluated, with edges.
     Expanded,
     /// A game end: `raw_value` is exact.
     Terminal,
 }
 
+/// A position the search has reached, with its moves (its edges). A node
+/// holds its edges' statistics, lane by lane as selection reads them
+/// ([`Arms`]), so that a step down the tree reads one record of three
+/// adjacent cache lines; the position an edge leads to is played when a
+/// simulation first takes it (most edges of a short search never are).
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 struct Node {
     pos: Position,
-    /// The sum of the values backed up through the node, for South (one
-    /// point of view for the whole tree: the player to move need not
-    /// alternate).
-    value_sum: f32,
     /// The network's value, or the exact value of a game end, for the
     /// player to move here.
     raw_value: f32,
-    /// The logit of the move into the node, less the largest of its siblings'.
-    logit: f32,
-    /// Its prior probability (with the root's Dirichlet noise under PUCT).
-    prior: f32,
-    visits: u32,
-    /// The first child; the children are contiguous, in action order.
-    first: u32,
-    /// The mover-relative action into the node.
-    action: u8,
-    count: u8,
+    /// Its legal actions (mover-relative), an edge each, in action order.
+    legal: u8,
     state: State,
+    /// The node each edge leads to, 0 while no simulation has taken it
+    /// (the root is no edge's).
+    to: [u32; ACTIONS],
+    /// By edge (lanes past the edges 0): the move's logit less the largest
+    /// of its siblings', its prior probability (with the root's Dirichlet
+    /// noise under PUCT), its visits, and the sum of the values backed up
+    /// through it, for South (one point of view for the whole tree: the
+    /// player to move need not alternate).
+    logit: [f32; LANES],
+    prior: [f32; LANES],
+    visits: [u32; LANES],
+    value_sum: [f32; LANES],
 }
 
 impl Node {
-    fn new(pos: Position, action: u8) -> Node {
+    fn new(pos: Position) -> Node {
         Node {
             pos,
-            value_sum: 0.0,
             raw_value: 0.0,
-            logit: 0.0,
-            prior: 0.0,
-            visits: 0,
-            first: 0,
-            action,
-            count: 0,
+            legal: 0,
             state: State::New,
+            to: [0; ACTIONS],
+            logit: [0.0; LANES],
+            prior: [0.0; LANES],
+            visits: [0; LANES],
+            value_sum: [0.0; LANES],
         }
     }
+
+    /// Its edges.
+    fn count(&self) -> usize {
+        self.legal.count_ones() as usize
+    }
+
+    /// The action of edge `j`.
+    fn action(&self, j: usize) -> u8 {
+        nth_action(self.legal, j)
+    }
+}
+
+/// The `j`-th (from 0) action of the bit set `legal`.
+fn nth_action(legal: u8, j: usize) -> u8 {
+    let mut bits = legal;
+    for _ in 0..j {
+        bits &= bits - 1;
+    }
+    bits.trailing_zeros() as u8
+}
+
+/// An edge taken on a line: its node and its slot there, in one word.
+fn taken(node: u32, j: usize) -> u32 {
+    node << 3 | j as u32
+}
+
+/// The node and slot of a [`taken`] edge.
+fn untaken(e: u32) -> (usize, usize) {
+    ((e >> 3) as usize, (e & 7) as usize)
 }
 
 /// Whether buffers of `obs` and `mask` items hold a row for each of `games`.
@@ -94,16 +129,21 @@ fn sign(player: Player) -> f32 {
     }
 }
 
+/// One game's tree. The game itself (with the repetition window the tree's
+/// ends ask) is kept apart, in `GuidedSearch::roots`, so that a round's
+/// walk over the trees reads only what it uses.
 struct Tree {
-    /// The game at the root, with its repetition window.
-    root: LeanGame,
+    rules: Rules,
+    /// The positions reached; the root first.
     nodes: Vec<Node>,
-    /// The line from the root to the leaf being searched.
-    path: Vec<u32>,
+    /// The root's visits (its evaluation and every simulation) and South's
+    /// value sum.
+    root_visits: u32,
+    root_value_sum: f32,
     /// Simulations done (the root's evaluation is not one).
     sims: u64,
-    /// The root's Gumbel noise, by child.
-    gumbel: [f32; ACTIONS],
+    /// The root's Gumbel noise, by edge.
+    gumbel: [f32; LANES],
     rng: Rng,
     done: bool,
 }
@@ -131,12 +171,21 @@ pub struct GuidedSearch {
     opts: SearchOptions,
     /// The trees (those past `len` kept for their memory).
     trees: Vec<Tree>,
+    /// The game at each tree's root, with its repetition window.
+    roots: Vec<LeanGame>,
     len: usize,
     /// Sequential halving's visit counts by simulation, for 1..=6
     /// considered actions (row `m - 1`), under Gumbel search.
     considered: Vec<u32>,
-    /// The leaves handed out this round: their trees.
+    /// The edges from the root to the node being reached ([`taken`]), for
+    /// the tree being advanced.
+    line: Vec<u32>,
+    /// The leaves handed out this round: their trees, their nodes, and the
+    /// end of each one's line in `lines` (the lines, one after another).
     rows: Vec<u32>,
+    leaves: Vec<u32>,
+    line_ends: Vec<u32>,
+    lines: Vec<u32>,
     /// The observations and masks of `ask` (`ask_into` writes the caller's).
     obs: Vec<f32>,
     mask: Vec<bool>,
@@ -172,9 +221,14 @@ impl GuidedSearch {
         Ok(GuidedSearch {
             opts,
             trees: Vec::new(),
+            roots: Vec::new(),
             len: 0,
             considered: Vec::new(),
+            line: Vec::new(),
             rows: Vec::new(),
+            leaves: Vec::new(),
+            line_ends: Vec::new(),
+            lines: Vec::new(),
             obs: Vec::new(),
             mask: Vec::new(),
             answers: Answers::default(),
@@ -206,7 +260,6 @@ impl GuidedSearch {
     /// this error, before the search, as the players' `Agent::prepare`.
     pub fn prepare(&mut self, games: usize) -> Result<(), SearchError> {
         self.opts.check_batch(games)?;
-        let per_tree = self.opts.nodes_per_tree() as usize;
         let sims = self.opts.simulations as usize;
         // Made once: it depends on the options only.
         if matches!(self.opts.selection, Selection::Gumbel(_)) && self.considered.is_empty() {
@@ -216,34 +269,44 @@ impl GuidedSearch {
                 select::considered_visits(m + 1, row);
             }
         }
-        if self.trees.len() < games {
-            let more = games - self.trees.len();
-            self.trees
-                .try_reserve_exact(more)
-                .map_err(|_| OutOfMemory {
-                    bytes: (more as u64).saturating_mul(std::mem::size_of::<Tree>() as u64),
-                    what: "a guided search's trees",
-                })?;
-        }
+        let more = games.saturating_sub(self.trees.len());
+        let refused = |what, each: usize| OutOfMemory {
+            bytes: (more as u64).saturating_mul(each as u64),
+            what,
+        };
+        self.trees
+            .try_reserve_exact(more)
+            .map_err(|_| refused("a guided search's trees", std::mem::size_of::<Tree>()))?;
+        self.roots
+            .try_reserve_exact(more)
+            .map_err(|_| refused("a guided search's games", std::mem::size_of::<LeanGame>()))?;
         for i in 0..games {
             if i == self.trees.len() {
-                // A placeholder root, replaced by `start`.
-                let rules = crate::Rules::default();
+                // A placeholder, replaced by `start`.
+                let rules = Rules::default();
+                self.roots
+                    .push(LeanGame::new(rules, Position::start(&rules)));
                 self.trees.push(Tree {
-                    root: LeanGame::new(rules, Position::start(&rules)),
+                    rules,
                     nodes: Vec::new(),
-                    path: Vec::new(),
+                    root_visits: 0,
+                    root_value_sum: 0.0,
                     sims: 0,
-                    gumbel: [0.0; ACTIONS],
+                    gumbel: [0.0; LANES],
                     rng: Rng::seed_from_u64(0),
                     done: true,
                 });
             }
-            let t = &mut self.trees[i];
-            try_grow_exact(&mut t.nodes, per_tree, "a guided search's tree")?;
-            try_grow_exact(&mut t.path, sims + 2, "a guided search's path")?;
+            // The root and a node a simulation.
+            try_grow_exact(&mut self.trees[i].nodes, sims + 1, "a guided search's tree")?;
         }
+        // A line holds at most a node a simulation.
+        try_grow_exact(&mut self.line, sims + 1, "a guided search's line")?;
+        let lines = games.saturating_mul(sims + 1);
+        try_grow_exact(&mut self.lines, lines, "a round's lines")?;
         try_grow_exact(&mut self.rows, games, "a round's leaves")?;
+        try_grow_exact(&mut self.leaves, games, "a round's leaves")?;
+        try_grow_exact(&mut self.line_ends, games, "a round's leaves")?;
         try_grow_exact(&mut self.obs, games * OBS, "a round's observations")?;
         try_grow_exact(&mut self.mask, games * ACTIONS, "a round's masks")?;
         try_grow_exact(
@@ -263,22 +326,26 @@ impl GuidedSearch {
         self.len = 0;
         self.finished = 0;
         self.asked = false;
-        self.rows.clear();
+        self.clear_round();
         self.prepare(games.len())?;
-        for (t, g) in self.trees.iter_mut().zip(games) {
-            t.root.clone_from(g);
+        for (root, g) in self.roots.iter_mut().zip(games) {
+            root.clone_from(g);
         }
         self.len = games.len();
-        let sims = self.opts.simulations;
         let mut roots_over = Ok(());
-        for (i, t) in self.trees[..self.len].iter_mut().enumerate() {
+        for (i, (t, root)) in self.trees[..self.len]
+            .iter_mut()
+            .zip(&mut self.roots)
+            .enumerate()
+        {
             if roots_over.is_ok() {
-                roots_over = check_games(std::slice::from_mut(&mut t.root))
-                    .map_err(|_| SearchError::GameOver(i));
+                roots_over =
+                    check_games(std::slice::from_mut(root)).map_err(|_| SearchError::GameOver(i));
             }
+            t.rules = *root.rules();
             t.nodes.clear();
-            t.nodes.push(Node::new(*t.root.position(), 0));
-            t.path.clear();
+            t.nodes.push(Node::new(*root.position()));
+            (t.root_visits, t.root_value_sum) = (0, 0.0);
             t.sims = 0;
             t.done = false;
             t.rng = Rng::seed_from_u64(self.seeder.random());
@@ -287,8 +354,6 @@ impl GuidedSearch {
             self.len = 0;
             return Err(e);
         }
-        // Room reserved by `prepare`.
-        debug_assert!(sims >= 1);
         self.results.clear();
         self.results.resize(
             self.len,
@@ -300,10 +365,15 @@ impl GuidedSearch {
                 q: [0.0; ACTIONS],
             },
         );
-        self.finished = 0;
-        self.asked = false;
-        self.rows.clear();
         Ok(())
+    }
+
+    /// Forgets the round's leaves.
+    fn clear_round(&mut self) {
+        self.rows.clear();
+        self.leaves.clear();
+        self.line_ends.clear();
+        self.lines.clear();
     }
 
     /// Whether every tree has run its simulations.
@@ -340,7 +410,7 @@ impl GuidedSearch {
         if self.asked {
             return Ok(self.rows.len());
         }
-        self.rows.clear();
+        self.clear_round();
         for i in 0..self.len {
             if self.trees[i].done {
                 continue;
@@ -348,18 +418,19 @@ impl GuidedSearch {
             match self.advance(i) {
                 Some(leaf) => {
                     let r = self.rows.len();
-                    let t = &self.trees[i];
-                    let node = &t.nodes[leaf as usize];
+                    let node = &self.trees[i].nodes[leaf as usize];
                     write_view(
                         &node.pos.view(node.pos.to_move()),
                         &mut obs[r * OBS..(r + 1) * OBS],
                     );
-                    let legal = t.nodes[node.first as usize..][..usize::from(node.count)]
-                        .iter()
-                        .fold(0u8, |m, c| m | 1 << c.action);
                     mask[r * ACTIONS..(r + 1) * ACTIONS]
-                        .copy_from_slice(&MASK_BOOL[usize::from(legal)]);
+                        .copy_from_slice(&MASK_BOOL[usize::from(node.legal)]);
                     self.rows.push(i as u32);
+                    self.leaves.push(leaf);
+                    // Within the room `prepare` reserved: a line is at most
+                    // a node a simulation.
+                    self.lines.extend_from_slice(&self.line);
+                    self.line_ends.push(self.lines.len() as u32);
                 }
                 None => self.finish(i),
             }
@@ -418,13 +489,15 @@ impl GuidedSearch {
                     value: v.into(),
                 });
             }
-            let t = &self.trees[self.rows[r] as usize];
-            let leaf = &t.nodes[*t.path.last().expect("a leaf") as usize];
-            for c in &t.nodes[leaf.first as usize..][..usize::from(leaf.count)] {
-                let l = logits[r * ACTIONS + usize::from(c.action)];
+            let leaf = &self.trees[self.rows[r] as usize].nodes[self.leaves[r] as usize];
+            let mut bits = leaf.legal;
+            while bits != 0 {
+                let a = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let l = logits[r * ACTIONS + a];
                 if !l.is_finite() {
                     return Err(SearchError::BadNumber {
-                        what: format!("the logit of legal action {}", c.action),
+                        what: format!("the logit of legal action {a}"),
                         leaf: r,
                         range: "finite",
                         value: l.into(),
@@ -433,11 +506,11 @@ impl GuidedSearch {
             }
         }
         for r in 0..n {
-            let i = self.rows[r] as usize;
             let row = &logits[r * ACTIONS..(r + 1) * ACTIONS];
-            self.expand(i, row, values[r].clamp(-1.0, 1.0));
+            self.expand(r, row, values[r].clamp(-1.0, 1.0));
         }
         self.asked = false;
+        self.clear_round();
         Ok(())
     }
 
@@ -462,112 +535,108 @@ impl GuidedSearch {
     }
 
     /// Runs tree `i`'s simulations until one reaches a leaf for the network
-    /// (returned, its children made, pending) or the simulations are spent
-    /// (`None`). Game ends are scored and backed up here.
+    /// (returned, its edges made, pending; its line in `self.line`) or the
+    /// simulations are spent (`None`). Game ends are scored and backed up
+    /// here.
     fn advance(&mut self, i: usize) -> Option<u32> {
         let opts = self.opts;
         let considered = &self.considered;
+        let line = &mut self.line;
+        let root = &self.roots[i];
         let t = &mut self.trees[i];
-        let rules = *t.root.rules();
+        let rules = t.rules;
         loop {
             let root_new = t.nodes[0].state == State::New;
             if t.sims >= opts.simulations && !root_new {
                 return None;
             }
-            t.path.clear();
+            line.clear();
             let mut node = 0u32;
-            t.path.push(0);
             while t.nodes[node as usize].state == State::Expanded {
-                node = t.select(node, &opts, considered);
-                t.path.push(node);
+                let j = t.select(node, &opts, considered);
+                line.push(taken(node, j));
+                node = match t.nodes[node as usize].to[j] {
+                    0 => t.reach(node, j),
+                    next => next,
+                };
             }
-            let n = t.nodes[node as usize];
-            match n.state {
-                State::Terminal => {
-                    t.backup(n.raw_value, n.pos.to_move());
-                    t.sims += 1;
-                }
-                State::New => {
-                    let children = n.pos.children(&rules);
-                    // The root's game is not over (`start` checked).
-                    let end = if node == 0 {
-                        None
-                    } else {
-                        let (nodes, path, root) = (&t.nodes, &t.path, &t.root);
-                        let repeated = || {
-                            rules.repetition() == Repetition::OwnSide && {
-                                let line = path[..path.len() - 1]
-                                    .iter()
-                                    .map(|&j| nodes[j as usize].pos.packed());
-                                let p = n.pos;
-                                repeats_in_line(&p, line, |_| {
-                                    root.window()
-                                        .holds(&rules, key_of(p.board_key()), || p.packed())
-                                })
-                            }
-                        };
-                        end_reason(&rules, &n.pos, true, repeated, || children.is_empty())
-                    };
-                    if let Some(reason) = end {
-                        let o = n.pos.final_outcome(&rules, reason);
-                        let v = end_value(opts.values, &rules, &o, n.pos.to_move());
-                        let m = &mut t.nodes[node as usize];
-                        m.state = State::Terminal;
-                        m.raw_value = v;
-                        t.backup(v, n.pos.to_move());
-                        t.sims += 1;
-                        continue;
-                    }
-                    let first = t.nodes.len() as u32;
-                    for &(mv, child) in &children {
-                        // Within the room `prepare` reserved: a tree grows by
-                        // at most six nodes a simulation.
-                        debug_assert!(t.nodes.len() < t.nodes.capacity());
-                        t.nodes.push(Node::new(child, mv.action()));
-                    }
-                    let m = &mut t.nodes[node as usize];
-                    m.first = first;
-                    m.count = children.len() as u8;
-                    m.state = State::Pending;
-                    return Some(node);
-                }
-                // One leaf a tree a round, told before the next round.
-                State::Pending | State::Expanded => unreachable!("a pending leaf is told first"),
+            let n = &t.nodes[node as usize];
+            let (pos, state, raw_value) = (n.pos, n.state, n.raw_value);
+            if state == State::Terminal {
+                t.backup(line, raw_value, pos.to_move());
+                t.sims += 1;
+                continue;
             }
+            // A pending or expanded node ends no line: one leaf a tree a
+            // round, told before the next round.
+            debug_assert_eq!(state, State::New);
+            let legal = pos.legal_actions(&rules);
+            // The root's game is not over (`start` checked).
+            let end = if node == 0 {
+                None
+            } else {
+                let nodes = &t.nodes;
+                let repeated = || {
+                    rules.repetition() == Repetition::OwnSide && {
+                        let earlier = line.iter().map(|&e| nodes[untaken(e).0].pos.packed());
+                        let p = pos;
+                        repeats_in_line(&p, earlier, |_| {
+                            root.window()
+                                .holds(&rules, key_of(p.board_key()), || p.packed())
+                        })
+                    }
+                };
+                end_reason(&rules, &pos, true, repeated, || legal == 0)
+            };
+            let m = &mut t.nodes[node as usize];
+            if let Some(reason) = end {
+                let o = pos.final_outcome(&rules, reason);
+                let v = end_value(opts.values, &rules, &o, pos.to_move());
+                m.state = State::Terminal;
+                m.raw_value = v;
+                t.backup(line, v, pos.to_move());
+                t.sims += 1;
+                continue;
+            }
+            m.legal = legal;
+            m.state = State::Pending;
+            return Some(node);
         }
     }
 
-    /// Sets the priors of tree `i`'s pending leaf from `logits` and backs
-    /// up `value`.
-    fn expand(&mut self, i: usize, logits: &[f32], value: f32) {
+    /// Sets the priors of row `r`'s pending leaf from `logits` and backs up
+    /// `value`.
+    fn expand(&mut self, r: usize, logits: &[f32], value: f32) {
         let opts = self.opts;
-        let t = &mut self.trees[i];
-        let leaf = *t.path.last().expect("a pending leaf") as usize;
-        let (first, count) = (
-            t.nodes[leaf].first as usize,
-            usize::from(t.nodes[leaf].count),
-        );
-        let kids = &mut t.nodes[first..first + count];
-        let max = kids
-            .iter()
-            .map(|c| logits[usize::from(c.action)])
-            .fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0.0;
-        for c in kids.iter_mut() {
-            c.logit = logits[usize::from(c.action)] - max;
-            c.prior = c.logit.exp();
-            sum += c.prior;
+        let t = &mut self.trees[self.rows[r] as usize];
+        let leaf = self.leaves[r] as usize;
+        let start = if r == 0 {
+            0
+        } else {
+            self.line_ends[r - 1] as usize
+        };
+        let line = &self.lines[start..self.line_ends[r] as usize];
+        let node = &mut t.nodes[leaf];
+        let count = node.count();
+        let mut legal_logits = [0.0f32; LANES];
+        let mut bits = node.legal;
+        for l in legal_logits.iter_mut().take(count) {
+            *l = logits[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
         }
-        for c in kids.iter_mut() {
-            c.prior /= sum;
+        // The logits become relative to the largest.
+        node.prior = select::softmax(&mut legal_logits, count);
+        for l in legal_logits.iter_mut().skip(count) {
+            *l = 0.0;
         }
+        node.logit = legal_logits;
         if leaf == 0 {
             match opts.selection {
                 Selection::Puct(p) if p.dirichlet_fraction > 0.0 => {
                     let mut noise = [0.0f32; ACTIONS];
                     dirichlet(&mut t.rng, p.dirichlet_alpha, &mut noise[..count]);
-                    for (c, e) in kids.iter_mut().zip(noise) {
-                        c.prior = (1.0 - p.dirichlet_fraction) * c.prior + p.dirichlet_fraction * e;
+                    for (prior, n) in node.prior.iter_mut().zip(noise).take(count) {
+                        *prior = (1.0 - p.dirichlet_fraction) * *prior + p.dirichlet_fraction * n;
                     }
                 }
                 Selection::Puct(_) => {}
@@ -578,11 +647,10 @@ impl GuidedSearch {
                 }
             }
         }
-        let node = &mut t.nodes[leaf];
         node.raw_value = value;
         node.state = State::Expanded;
         let mover = node.pos.to_move();
-        t.backup(value, mover);
+        t.backup(line, value, mover);
         if leaf != 0 {
             t.sims += 1;
         }
@@ -593,44 +661,45 @@ impl GuidedSearch {
         let opts = self.opts;
         let t = &mut self.trees[i];
         t.done = true;
-        let root = t.nodes[0];
+        let root = &t.nodes[0];
+        let (root_pos, root_raw, root_legal) = (root.pos, root.raw_value, root.legal);
         let arms = t.arms(0);
-        let kids = &t.nodes[root.first as usize..][..usize::from(root.count)];
+        let k = arms.len;
+        let action = |j: usize| usize::from(nth_action(root_legal, j));
         let mut r = SearchResult {
             action: 0,
             policy: [0.0; ACTIONS],
-            value: sign(root.pos.to_move()) * root.value_sum / root.visits.max(1) as f32,
+            value: sign(root_pos.to_move()) * t.root_value_sum / t.root_visits.max(1) as f32,
             visits: [0; ACTIONS],
             q: [0.0; ACTIONS],
         };
-        for (c, a) in kids.iter().zip(&arms) {
-            r.visits[usize::from(c.action)] = c.visits;
-            r.q[usize::from(c.action)] = a.q;
+        for j in 0..k {
+            r.visits[action(j)] = arms.visits[j] as u32;
+            r.q[action(j)] = arms.q[j];
         }
-        let k = arms.len();
         let chosen = match opts.selection {
             Selection::Puct(p) => {
-                let total: u32 = kids.iter().map(|c| c.visits).sum();
-                for c in kids {
-                    r.policy[usize::from(c.action)] = c.visits as f32 / total.max(1) as f32;
+                let total: f32 = arms.visits.iter().sum();
+                for j in 0..k {
+                    r.policy[action(j)] = arms.visits[j] / total.max(1.0);
                 }
                 let best = (0..k)
                     .max_by(|&a, &b| {
-                        (arms[a].visits, arms[a].prior)
-                            .partial_cmp(&(arms[b].visits, arms[b].prior))
+                        (arms.visits[a], arms.prior[a])
+                            .partial_cmp(&(arms.visits[b], arms.prior[b]))
                             .expect("finite")
                             .then(b.cmp(&a))
                     })
                     .expect("the root has children");
-                if p.temperature == 0.0 || self.greedy || total == 0 {
+                if p.temperature == 0.0 || self.greedy || total == 0.0 {
                     best
                 } else {
                     // n^(1/T), relative to the most visited so that a small
                     // temperature cannot overflow.
-                    let top = f64::from(arms[best].visits);
+                    let top = f64::from(arms.visits[best]);
                     let mut weights = [0.0f64; ACTIONS];
-                    for (w, a) in weights.iter_mut().zip(&arms) {
-                        *w = (f64::from(a.visits) / top).powf(1.0 / f64::from(p.temperature));
+                    for (w, &n) in weights.iter_mut().zip(&arms.visits[..k]) {
+                        *w = (f64::from(n) / top).powf(1.0 / f64::from(p.temperature));
                     }
                     let sum: f64 = weights[..k].iter().sum();
                     let mut x = t.rng.random::<f64>() * sum;
@@ -648,67 +717,78 @@ impl GuidedSearch {
                 }
             }
             Selection::Gumbel(g) => {
-                let mut pi = [0.0f32; ACTIONS];
-                select::improved_policy(&arms, root.raw_value, &g, &mut pi);
-                for (c, p) in kids.iter().zip(pi) {
-                    r.policy[usize::from(c.action)] = p;
+                let pi = select::improved_policy(&arms, root_raw, &g);
+                for (j, p) in pi.iter().take(k).enumerate() {
+                    r.policy[action(j)] = *p;
                 }
-                let most = arms.iter().map(|a| a.visits).max().unwrap_or(0);
-                select::gumbel_root(&arms, &t.gumbel[..k], root.raw_value, &g, most)
+                let most = arms.visits.iter().copied().fold(0.0, f32::max) as u32;
+                select::gumbel_root(&arms, &t.gumbel, root_raw, &g, most)
             }
         };
-        r.action = kids[chosen].action;
+        r.action = action(chosen) as u8;
         self.results[i] = r;
         self.finished += 1;
     }
 }
 
 impl Tree {
-    /// The children of `node` as selection sees them, from the point of
-    /// view of its player to move.
-    fn arms(&self, node: u32) -> arrayvec::ArrayVec<Arm, ACTIONS> {
+    /// The edges of `node` as selection sees them, from the point of view
+    /// of its player to move.
+    fn arms(&self, node: u32) -> Arms {
         let n = &self.nodes[node as usize];
         let s = sign(n.pos.to_move());
-        self.nodes[n.first as usize..][..usize::from(n.count)]
-            .iter()
-            .map(|c| Arm {
-                logit: c.logit,
-                prior: c.prior,
-                visits: c.visits,
-                q: if c.visits > 0 {
-                    s * c.value_sum / c.visits as f32
-                } else {
-                    0.0
-                },
-            })
-            .collect()
+        let mut arms = Arms::new(n.count());
+        arms.logit = n.logit;
+        arms.prior = n.prior;
+        for i in 0..LANES {
+            arms.visits[i] = n.visits[i] as f32;
+            // An edge without visits has a value sum of 0: its Q is 0.
+            arms.q[i] = s * n.value_sum[i] / arms.visits[i].max(1.0);
+        }
+        arms
     }
 
-    /// The child of expanded `node` a simulation goes to.
-    fn select(&self, node: u32, opts: &SearchOptions, considered: &[u32]) -> u32 {
+    /// The edge (its slot) of expanded `node` a simulation takes.
+    fn select(&self, node: u32, opts: &SearchOptions, considered: &[u32]) -> usize {
         let n = &self.nodes[node as usize];
         let arms = self.arms(node);
-        let j = match opts.selection {
+        match opts.selection {
             Selection::Puct(p) => select::puct(&arms, p.c_puct),
             Selection::Gumbel(g) if node == 0 => {
                 let sims = opts.simulations as usize;
-                let m = arms.len().min(usize::from(g.max_considered));
-                let k = (n.visits as usize).saturating_sub(1).min(sims - 1);
+                let m = arms.len.min(usize::from(g.max_considered));
+                let k = (self.root_visits as usize).saturating_sub(1).min(sims - 1);
                 let visit = considered[(m - 1) * sims + k];
-                select::gumbel_root(&arms, &self.gumbel[..arms.len()], n.raw_value, &g, visit)
+                select::gumbel_root(&arms, &self.gumbel, n.raw_value, &g, visit)
             }
             Selection::Gumbel(g) => select::gumbel_interior(&arms, n.raw_value, &g),
-        };
-        n.first + j as u32
+        }
     }
 
-    /// Backs `value` (for `player`) up the path.
-    fn backup(&mut self, value: f32, player: Player) {
+    /// The node edge `j` of `node` leads to, reached for the first time:
+    /// its move played (a legal move's sowing ends).
+    fn reach(&mut self, node: u32, j: usize) -> u32 {
+        let n = &self.nodes[node as usize];
+        let mv = n.pos.move_for_action(n.action(j)).expect("a legal action");
+        let pos = n.pos.play_unchecked(&self.rules, mv);
+        let next = self.nodes.len() as u32;
+        // Within the room `prepare` reserved: a node a simulation.
+        debug_assert!(self.nodes.len() < self.nodes.capacity());
+        self.nodes.push(Node::new(pos));
+        self.nodes[node as usize].to[j] = next;
+        next
+    }
+
+    /// Backs `value` (for `player`) up the root and the edges of `line`.
+    fn backup(&mut self, line: &[u32], value: f32, player: Player) {
         let v = sign(player) * value;
-        for &j in &self.path {
-            let n = &mut self.nodes[j as usize];
-            n.visits += 1;
-            n.value_sum += v;
+        self.root_visits += 1;
+        self.root_value_sum += v;
+        for &e in line {
+            let (node, j) = untaken(e);
+            let n = &mut self.nodes[node];
+            n.visits[j] += 1;
+            n.value_sum[j] += v;
         }
     }
 }
@@ -754,13 +834,16 @@ mod tests {
             }
             State::Pending | State::Expanded => {
                 assert!(game.outcome().is_none(), "{:?}", n.pos);
-                let kids = &t.nodes[n.first as usize..][..usize::from(n.count)];
-                let legal = kids.iter().fold(0u8, |m, c| m | 1 << c.action);
-                assert_eq!(legal, game.legal_action_mask());
-                for (j, c) in kids.iter().enumerate() {
-                    game.play(n.pos.move_for_action(c.action).unwrap()).unwrap();
-                    check_tree(t, game, n.first + j as u32, values);
-                    game.undo();
+                assert_eq!(n.legal, game.legal_action_mask());
+                for j in 0..n.count() {
+                    // An edge leads to a node once a simulation took it.
+                    assert_eq!(n.to[j] != 0, n.visits[j] > 0);
+                    if n.to[j] != 0 {
+                        game.play(n.pos.move_for_action(n.action(j)).unwrap())
+                            .unwrap();
+                        check_tree(t, game, n.to[j], values);
+                        game.undo();
+                    }
                 }
             }
         }
@@ -821,7 +904,7 @@ mod tests {
                         .count();
                     check_tree(t, game, 0, values);
                     // The root's visits: its evaluation and every simulation.
-                    assert_eq!(u64::from(t.nodes[0].visits), opts.simulations + 1);
+                    assert_eq!(u64::from(t.root_visits), opts.simulations + 1);
                 }
             }
         }

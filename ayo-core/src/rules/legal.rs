@@ -210,6 +210,24 @@ impl Position {
         legal
     }
 
+    /// The legal moves as a bit set over mover-relative actions 0..=5,
+    /// sowing them only where legality needs it (a relay that may not end,
+    /// a feeding rule in force, the game over by its counters); else the
+    /// non-empty pits.
+    ///
+    /// ```
+    /// use ayo_core::{Position, Rules};
+    /// let rules = Rules::preset("oware").unwrap();
+    /// assert_eq!(Position::start(&rules).legal_actions(&rules), 0b11_1111);
+    /// ```
+    pub fn legal_actions(&self, rules: &Rules) -> u8 {
+        if nonempty_pits_are_legal(rules, self) && self.ended_by_counters(rules).is_none() {
+            return self.nonempty_actions();
+        }
+        let mut sown = [*self; 6];
+        self.children_by_action(rules, &mut sown)
+    }
+
     /// Every legal move, ascending.
     ///
     /// ```
@@ -219,12 +237,9 @@ impl Position {
     /// assert_eq!(moves.iter().map(|m| m.pit()).collect::<Vec<_>>(), [0, 1, 2, 3, 4, 5]);
     /// ```
     pub fn legal_moves(&self, rules: &Rules) -> MoveList {
-        if !nonempty_pits_are_legal(rules, self) || self.ended_by_counters(rules).is_some() {
-            return self.children(rules).iter().map(|&(m, _)| m).collect();
-        }
         let first = self.to_move().first_pit();
         let mut out = MoveList::new();
-        let mut bits = self.nonempty_actions();
+        let mut bits = self.legal_actions(rules);
         while bits != 0 {
             let a = bits.trailing_zeros() as usize;
             bits &= bits - 1;
