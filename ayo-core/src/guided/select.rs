@@ -35,6 +35,7 @@ pub(crate) struct Arms {
 
 impl Arms {
     /// `len` children (at most [`LANES`]), every lane zero.
+    #[inline(always)]
     pub(crate) fn new(len: usize) -> Arms {
         debug_assert!(len <= LANES);
         Arms {
@@ -48,6 +49,7 @@ impl Arms {
 
     /// 0 in the children's lanes, infinity past them: added, it keeps the
     /// padding out of a minimum; subtracted, out of a maximum.
+    #[inline(always)]
     fn padding(&self) -> Lanes {
         const PADDING: [Lanes; LANES + 1] = {
             let mut table = [[f32::INFINITY; LANES]; LANES + 1];
@@ -66,6 +68,7 @@ impl Arms {
     }
 
     /// 1 in the lanes of visited children, else 0.
+    #[inline(always)]
     fn visited(&self) -> Lanes {
         let mut v = [0.0; LANES];
         for (v, &n) in v.iter_mut().zip(&self.visits) {
@@ -78,6 +81,7 @@ impl Arms {
 /// The larger of `a` and `b`: the search's numbers are never NaN, so the
 /// plain comparison serves, and it is one vector instruction where
 /// `f32::max`'s NaN rule is four.
+#[inline(always)]
 fn max(a: f32, b: f32) -> f32 {
     if a > b {
         a
@@ -87,6 +91,7 @@ fn max(a: f32, b: f32) -> f32 {
 }
 
 /// The smaller of `a` and `b` (as [`max`]).
+#[inline(always)]
 fn min(a: f32, b: f32) -> f32 {
     if a < b {
         a
@@ -96,17 +101,20 @@ fn min(a: f32, b: f32) -> f32 {
 }
 
 /// The lanes folded by `f` in halves (a vector unit's order).
+#[inline(always)]
 fn fold(x: Lanes, f: impl Fn(f32, f32) -> f32) -> f32 {
     let h = [f(x[0], x[4]), f(x[1], x[5]), f(x[2], x[6]), f(x[3], x[7])];
     f(f(h[0], h[2]), f(h[1], h[3]))
 }
 
 /// The lanes' sum.
+#[inline(always)]
 fn sum(x: Lanes) -> f32 {
     fold(x, |a, b| a + b)
 }
 
 /// The index of the largest of the first `len` scores (the first on ties).
+#[inline(always)]
 fn argmax(scores: &Lanes, len: usize) -> usize {
     let mut best = (f32::NEG_INFINITY, 0);
     for (i, &s) in scores[..len].iter().enumerate() {
@@ -120,6 +128,7 @@ fn argmax(scores: &Lanes, len: usize) -> usize {
 /// PUCT's choice: `Q + c · P · √N / (1 + n)`, with `Q` 0 for an unvisited
 /// child and `N` the children's visits (at least 1, so that the priors
 /// order the first visits).
+#[inline(always)]
 pub(crate) fn puct(arms: &Arms, c_puct: f32) -> usize {
     let sqrt_n = max(sum(arms.visits), 1.0).sqrt();
     let mut score = [0.0f32; LANES];
@@ -135,6 +144,7 @@ pub(crate) fn puct(arms: &Arms, c_puct: f32) -> usize {
 /// and the visited children's Q weighted by their priors; rescaled to
 /// `[0, 1]` by the min and max over the children and scaled by
 /// `(c_visit + max visits) · c_scale`.
+#[inline(always)]
 pub(crate) fn completed_q(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes {
     let total = sum(arms.visits);
     let visited = arms.visited();
@@ -166,6 +176,7 @@ pub(crate) fn completed_q(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes {
 
 /// `softmax` over the first `len` lanes of `x` (the rest 0), leaving `x`
 /// less its largest element there.
+#[inline(always)]
 pub(crate) fn softmax(x: &mut Lanes, len: usize) -> Lanes {
     for v in x[len..].iter_mut() {
         *v = f32::NEG_INFINITY;
@@ -184,6 +195,7 @@ pub(crate) fn softmax(x: &mut Lanes, len: usize) -> Lanes {
 }
 
 /// The improved policy `softmax(logits + σ(completed Q))`.
+#[inline(always)]
 pub(crate) fn improved_policy(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes {
     let q = completed_q(arms, raw_value, g);
     let mut x = [0.0f32; LANES];
@@ -198,6 +210,7 @@ pub(crate) fn improved_policy(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes 
 /// the power of two built in the exponent bits), written so that the
 /// compiler vectorises it: libm's `expf` lane by lane was the search's
 /// largest single cost.
+#[inline(always)]
 fn exp_lanes(x: [f32; LANES]) -> [f32; LANES] {
     // 1.5 · 2^23: adding it rounds to an integer held in the low mantissa bits.
     const ROUND: f32 = 12_582_912.0;
@@ -227,6 +240,7 @@ fn exp_lanes(x: [f32; LANES]) -> [f32; LANES] {
 
 /// Gumbel search's choice inside the tree: the child that most lacks visits
 /// against the improved policy (`π'(a) - n(a) / (1 + N)`).
+#[inline(always)]
 pub(crate) fn gumbel_interior(arms: &Arms, raw_value: f32, g: &Gumbel) -> usize {
     let pi = improved_policy(arms, raw_value, g);
     let total = sum(arms.visits);
@@ -240,6 +254,7 @@ pub(crate) fn gumbel_interior(arms: &Arms, raw_value: f32, g: &Gumbel) -> usize 
 /// Sequential halving's score at the root (mctx's `score_considered`):
 /// `gumbel + logit + σ(completed Q)` for the children visited exactly
 /// `considered_visit` times, minus infinity for the others.
+#[inline(always)]
 pub(crate) fn gumbel_root(
     arms: &Arms,
     gumbel: &Lanes,

@@ -11,6 +11,7 @@ use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
 };
 use crate::games::random_move::Rng;
+use crate::kernels::dispatch::{active, Loop};
 use crate::memory::{try_grow_exact, OutOfMemory};
 use crate::observation::{write_view, MASK_BOOL};
 use crate::rules::end::end_reason;
@@ -411,6 +412,19 @@ impl GuidedSearch {
             return Ok(self.rows.len());
         }
         self.clear_round();
+        active().run(AskRound {
+            search: self,
+            obs,
+            mask,
+        });
+        self.asked = !self.rows.is_empty();
+        Ok(self.rows.len())
+    }
+
+    /// The body of [`GuidedSearch::ask_into`], compiled for the CPU's
+    /// kernel ([`AskRound`]).
+    #[inline(always)]
+    fn ask_trees(&mut self, obs: &mut [f32], mask: &mut [bool]) {
         for i in 0..self.len {
             if self.trees[i].done {
                 continue;
@@ -435,8 +449,6 @@ impl GuidedSearch {
                 None => self.finish(i),
             }
         }
-        self.asked = !self.rows.is_empty();
-        Ok(self.rows.len())
     }
 
     /// The leaves of the last [`GuidedSearch::ask`].
@@ -505,10 +517,11 @@ impl GuidedSearch {
                 }
             }
         }
-        for r in 0..n {
-            let row = &logits[r * ACTIONS..(r + 1) * ACTIONS];
-            self.expand(r, row, values[r].clamp(-1.0, 1.0));
-        }
+        active().run(TellRound {
+            search: self,
+            logits,
+            values,
+        });
         self.asked = false;
         self.clear_round();
         Ok(())
@@ -534,10 +547,21 @@ impl GuidedSearch {
         self.results()
     }
 
+    /// The body of [`GuidedSearch::tell`] once the answers are checked,
+    /// compiled for the CPU's kernel ([`TellRound`]).
+    #[inline(always)]
+    fn expand_leaves(&mut self, logits: &[f32], values: &[f32]) {
+        for r in 0..self.rows.len() {
+            let row = &logits[r * ACTIONS..(r + 1) * ACTIONS];
+            self.expand(r, row, values[r].clamp(-1.0, 1.0));
+        }
+    }
+
     /// Runs tree `i`'s simulations until one reaches a leaf for the network
     /// (returned, its edges made, pending; its line in `self.line`) or the
     /// simulations are spent (`None`). Game ends are scored and backed up
     /// here.
+    #[inline(always)]
     fn advance(&mut self, i: usize) -> Option<u32> {
         let opts = self.opts;
         let considered = &self.considered;
@@ -606,6 +630,7 @@ impl GuidedSearch {
 
     /// Sets the priors of row `r`'s pending leaf from `logits` and backs up
     /// `value`.
+    #[inline(always)]
     fn expand(&mut self, r: usize, logits: &[f32], value: f32) {
         let opts = self.opts;
         let t = &mut self.trees[self.rows[r] as usize];
@@ -734,6 +759,7 @@ impl GuidedSearch {
 impl Tree {
     /// The edges of `node` as selection sees them, from the point of view
     /// of its player to move.
+    #[inline(always)]
     fn arms(&self, node: u32) -> Arms {
         let n = &self.nodes[node as usize];
         let s = sign(n.pos.to_move());
@@ -749,6 +775,7 @@ impl Tree {
     }
 
     /// The edge (its slot) of expanded `node` a simulation takes.
+    #[inline(always)]
     fn select(&self, node: u32, opts: &SearchOptions, considered: &[u32]) -> usize {
         let n = &self.nodes[node as usize];
         let arms = self.arms(node);
@@ -767,6 +794,7 @@ impl Tree {
 
     /// The node edge `j` of `node` leads to, reached for the first time:
     /// its move played (a legal move's sowing ends).
+    #[inline(always)]
     fn reach(&mut self, node: u32, j: usize) -> u32 {
         let n = &self.nodes[node as usize];
         let mv = n.pos.move_for_action(n.action(j)).expect("a legal action");
@@ -780,6 +808,7 @@ impl Tree {
     }
 
     /// Backs `value` (for `player`) up the root and the edges of `line`.
+    #[inline(always)]
     fn backup(&mut self, line: &[u32], value: f32, player: Player) {
         let v = sign(player) * value;
         self.root_visits += 1;
@@ -790,6 +819,39 @@ impl Tree {
             n.visits[j] += 1;
             n.value_sum[j] += v;
         }
+    }
+}
+
+/// A round's asking, run by [`crate::kernels::dispatch::Kernel::run`] so that the walks down the
+/// trees and selection's lane formulas are compiled for the CPU's widest
+/// vectors (the same operations in the same order on every kernel, so the
+/// same search).
+struct AskRound<'a> {
+    search: &'a mut GuidedSearch,
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+}
+
+impl Loop for AskRound<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.search.ask_trees(self.obs, self.mask);
+    }
+}
+
+/// A round's telling (the priors' softmax and the backups), as [`AskRound`].
+struct TellRound<'a> {
+    search: &'a mut GuidedSearch,
+    logits: &'a [f32],
+    values: &'a [f32],
+}
+
+impl Loop for TellRound<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        self.search.expand_leaves(self.logits, self.values);
     }
 }
 
