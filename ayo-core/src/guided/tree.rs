@@ -11,7 +11,7 @@ use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
 };
 use crate::games::random_move::Rng;
-use crate::kernels::dispatch::{active, Loop};
+use crate::kernels::dispatch::{active, Kernel, Loop};
 use crate::memory::{try_grow_exact, OutOfMemory};
 use crate::observation::{write_view, MASK_BOOL};
 use crate::rules::end::end_reason;
@@ -201,6 +201,8 @@ pub struct GuidedSearch {
     /// PUCT's move is the most visited whatever the temperature (self-play
     /// past its temperature plies).
     pub(crate) greedy: bool,
+    /// The instructions the rounds run on ([`active`]).
+    kernel: Kernel,
 }
 
 /// The leaves handed out by a round: row `i` of each belongs to game
@@ -238,6 +240,7 @@ impl GuidedSearch {
             finished: 0,
             seeder: Rng::seed_from_u64(opts.seed),
             greedy: false,
+            kernel: active(),
         })
     }
 
@@ -412,7 +415,7 @@ impl GuidedSearch {
             return Ok(self.rows.len());
         }
         self.clear_round();
-        active().run(AskRound {
+        self.kernel.run(AskRound {
             search: self,
             obs,
             mask,
@@ -517,7 +520,7 @@ impl GuidedSearch {
                 }
             }
         }
-        active().run(TellRound {
+        self.kernel.run(TellRound {
             search: self,
             logits,
             values,
@@ -822,7 +825,7 @@ impl Tree {
     }
 }
 
-/// A round's asking, run by [`crate::kernels::dispatch::Kernel::run`] so that the walks down the
+/// A round's asking, run by [`Kernel::run`] so that the walks down the
 /// trees and selection's lane formulas are compiled for the CPU's widest
 /// vectors (the same operations in the same order on every kernel, so the
 /// same search).
@@ -971,6 +974,70 @@ mod tests {
             }
         }
         assert!(terminals > 40, "{terminals} terminal nodes");
+    }
+
+    #[test]
+    fn every_kernel_searches_the_same() {
+        // The lane formulas are compiled once a kernel: the same operations
+        // in the same order, so the same trees, bit for bit.
+        let mut rng = Rng::seed_from_u64(5);
+        for preset in ["oware", "ayoayo"] {
+            let rules = Rules::preset(preset).unwrap();
+            let mut games = Vec::new();
+            for g in 0..16 {
+                let mut game = Game::new(rules);
+                for _ in 0..(g * 5) {
+                    let legal = game.legal_moves().to_vec();
+                    if legal.is_empty() || game.outcome().is_some() {
+                        break;
+                    }
+                    game.play(legal[rng.random_range(0..legal.len())]).unwrap();
+                }
+                if game.outcome().is_none() && !game.legal_moves().is_empty() {
+                    games.push(LeanGame::from_game(&game));
+                }
+            }
+            for selection in [
+                Selection::Puct(Puct::default()),
+                Selection::Gumbel(Gumbel::default()),
+            ] {
+                let opts = SearchOptions {
+                    selection,
+                    ..SearchOptions::new(64)
+                };
+                let mut seen: Option<Vec<SearchResult>> = None;
+                for kernel in Kernel::available() {
+                    let mut s = GuidedSearch::new(opts).unwrap();
+                    s.kernel = kernel;
+                    s.start(&games).unwrap();
+                    // A network that tells the leaves apart: logits and values from
+                    // the observation.
+                    let r = s
+                        .run(|obs, _, logits, values| {
+                            for (i, v) in values.iter_mut().enumerate() {
+                                let o = &obs[i * OBS..(i + 1) * OBS];
+                                *v = ((o[0] - o[6]) / 10.0).clamp(-1.0, 1.0);
+                                for (a, l) in logits[i * ACTIONS..(i + 1) * ACTIONS]
+                                    .iter_mut()
+                                    .enumerate()
+                                {
+                                    *l = o[a] * 0.3 - o[11 - a] * 0.1;
+                                }
+                            }
+                        })
+                        .unwrap()
+                        .to_vec();
+                    match &seen {
+                        None => seen = Some(r),
+                        Some(first) => {
+                            for (a, b) in first.iter().zip(&r) {
+                                assert_eq!(format!("{a:?}"), format!("{b:?}"), "{kernel}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
