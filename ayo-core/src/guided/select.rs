@@ -3,10 +3,11 @@
 //! its completed Q-values (mctx's `seq_halving.py`, `qtransforms.py` and
 //! `policies.py`, restated over at most six legal children).
 //!
-//! The children are lanes of fixed arrays ([`Arms`]), the lanes past the
-//! children padding, so that each formula is one loop the compiler
-//! vectorises. Sums run over the lanes in order (the padding adds zeros),
-//! so they equal the sums over the children alone.
+//! The children are lanes of fixed arrays ([`Arms`]), lane `a` the child
+//! by action `a` (the lanes of illegal actions and the two past the six
+//! actions are padding), so that each formula is one loop the compiler
+//! vectorises and a network's row of logits is read as it comes. Sums run
+//! over the lanes in halves, as a vector unit adds them.
 
 use super::Gumbel;
 
@@ -17,11 +18,12 @@ pub(crate) const LANES: usize = 8;
 type Lanes = [f32; LANES];
 
 /// What selection reads of a node's children, from the point of view of
-/// the player choosing: child `i` in lane `i`, the first `len` lanes; the
-/// others zero.
+/// the player choosing: the child by action `a` in lane `a`, for the
+/// actions of `legal`; the other lanes zero.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Arms {
-    pub len: usize,
+    /// The legal actions (bit `a`: action `a`).
+    pub legal: u8,
     /// The network's logits, less the largest logit among the children.
     pub logit: Lanes,
     /// The prior probabilities (with the root's noise, for PUCT).
@@ -34,12 +36,13 @@ pub(crate) struct Arms {
 }
 
 impl Arms {
-    /// `len` children (at most [`LANES`]), every lane zero.
+    /// The children of the actions of `legal` (six bits at most), every
+    /// lane zero.
     #[inline(always)]
-    pub(crate) fn new(len: usize) -> Arms {
-        debug_assert!(len <= LANES);
+    pub(crate) fn new(legal: u8) -> Arms {
+        debug_assert!(legal < 1 << 6);
         Arms {
-            len,
+            legal,
             logit: [0.0; LANES],
             prior: [0.0; LANES],
             visits: [0.0; LANES],
@@ -47,32 +50,34 @@ impl Arms {
         }
     }
 
-    /// 0 in the children's lanes, infinity past them: added, it keeps the
-    /// padding out of a minimum; subtracted, out of a maximum.
+    /// 0 in the children's lanes, infinity in the others: added, it keeps
+    /// the padding out of a minimum; subtracted, out of a maximum.
     #[inline(always)]
     fn padding(&self) -> Lanes {
-        const PADDING: [Lanes; LANES + 1] = {
-            let mut table = [[f32::INFINITY; LANES]; LANES + 1];
-            let mut len = 0;
-            while len <= LANES {
-                let mut i = 0;
-                while i < len {
-                    table[len][i] = 0.0;
-                    i += 1;
+        const PADDING: [Lanes; 64] = {
+            let mut table = [[f32::INFINITY; LANES]; 64];
+            let mut legal = 0;
+            while legal < 64 {
+                let mut a = 0;
+                while a < 6 {
+                    if legal >> a & 1 == 1 {
+                        table[legal][a] = 0.0;
+                    }
+                    a += 1;
                 }
-                len += 1;
+                legal += 1;
             }
             table
         };
-        PADDING[self.len]
+        PADDING[usize::from(self.legal)]
     }
 
-    /// 1 in the lanes of visited children, else 0.
+    /// 1 in the lanes of visited children, else 0 (visits are whole numbers).
     #[inline(always)]
     fn visited(&self) -> Lanes {
         let mut v = [0.0; LANES];
         for (v, &n) in v.iter_mut().zip(&self.visits) {
-            *v = f32::from(u8::from(n > 0.0));
+            *v = min(n, 1.0);
         }
         v
     }
@@ -82,7 +87,7 @@ impl Arms {
 /// plain comparison serves, and it is one vector instruction where
 /// `f32::max`'s NaN rule is four.
 #[inline(always)]
-fn max(a: f32, b: f32) -> f32 {
+pub(crate) fn max(a: f32, b: f32) -> f32 {
     if a > b {
         a
     } else {
@@ -113,13 +118,17 @@ fn sum(x: Lanes) -> f32 {
     fold(x, |a, b| a + b)
 }
 
-/// The index of the largest of the first `len` scores (the first on ties).
+/// The legal action (of `legal`, not empty) of the largest score, the
+/// lowest on ties (and when every score is minus infinity).
 #[inline(always)]
-fn argmax(scores: &Lanes, len: usize) -> usize {
-    let mut best = (f32::NEG_INFINITY, 0);
-    for (i, &s) in scores[..len].iter().enumerate() {
-        if s > best.0 {
-            best = (s, i);
+fn argmax(scores: &Lanes, legal: u8) -> usize {
+    let mut bits = legal;
+    let mut best = (f32::NEG_INFINITY, bits.trailing_zeros() as usize);
+    while bits != 0 {
+        let a = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if scores[a] > best.0 {
+            best = (scores[a], a);
         }
     }
     best.1
@@ -135,7 +144,7 @@ pub(crate) fn puct(arms: &Arms, c_puct: f32) -> usize {
     for (i, s) in score.iter_mut().enumerate() {
         *s = arms.q[i] + c_puct * arms.prior[i] * sqrt_n / (1.0 + arms.visits[i]);
     }
-    argmax(&score, arms.len)
+    argmax(&score, arms.legal)
 }
 
 /// The completed Q-values, transformed (mctx's
@@ -174,12 +183,14 @@ pub(crate) fn completed_q(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes {
     out
 }
 
-/// `softmax` over the first `len` lanes of `x` (the rest 0), leaving `x`
-/// less its largest element there.
+/// `softmax` over the lanes of `legal` (the others 0), leaving `x` less
+/// its largest element there (and minus infinity in the others).
 #[inline(always)]
-pub(crate) fn softmax(x: &mut Lanes, len: usize) -> Lanes {
-    for v in x[len..].iter_mut() {
-        *v = f32::NEG_INFINITY;
+pub(crate) fn softmax(x: &mut Lanes, legal: u8) -> Lanes {
+    for (a, v) in x.iter_mut().enumerate() {
+        if legal >> a & 1 == 0 {
+            *v = f32::NEG_INFINITY;
+        }
     }
     let m = fold(*x, max);
     for v in x.iter_mut() {
@@ -202,7 +213,7 @@ pub(crate) fn improved_policy(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes 
     for (i, x) in x.iter_mut().enumerate() {
         *x = arms.logit[i] + q[i];
     }
-    softmax(&mut x, arms.len)
+    softmax(&mut x, arms.legal)
 }
 
 /// `exp` of eight lanes at once (minus infinity and anything below -87 give
@@ -248,7 +259,7 @@ pub(crate) fn gumbel_interior(arms: &Arms, raw_value: f32, g: &Gumbel) -> usize 
     for (i, s) in score.iter_mut().enumerate() {
         *s = pi[i] - arms.visits[i] / (1.0 + total);
     }
-    argmax(&score, arms.len)
+    argmax(&score, arms.legal)
 }
 
 /// Sequential halving's score at the root (mctx's `score_considered`):
@@ -272,7 +283,7 @@ pub(crate) fn gumbel_root(
             f32::NEG_INFINITY
         };
     }
-    argmax(&score, arms.len)
+    argmax(&score, arms.legal)
 }
 
 /// The visit count sequential halving gives each considered action at each
@@ -311,7 +322,7 @@ mod tests {
 
     /// Arms of `(logit, prior, visits, q)`.
     fn arms(children: &[(f32, f32, u32, f32)]) -> Arms {
-        let mut a = Arms::new(children.len());
+        let mut a = Arms::new((1u8 << children.len()) - 1);
         for (i, &(logit, prior, visits, q)) in children.iter().enumerate() {
             (a.logit[i], a.prior[i], a.visits[i], a.q[i]) = (logit, prior, visits as f32, q);
         }
@@ -353,14 +364,17 @@ mod tests {
 
     #[test]
     fn softmax_sums_to_one_and_shifts_its_input() {
-        let mut x = [1.0f32, 3.0, -2.0, 7.0, 0.0, 0.0, 0.0, 0.0];
-        let p = softmax(&mut x, 3);
-        assert_eq!(&x[..3], &[-2.0, 0.0, -5.0]);
+        // Actions 0, 2 and 5 legal; the others' logits are anything.
+        let mut x = [1.0f32, f32::NAN, 3.0, 7.0, f32::INFINITY, -2.0, 0.0, 0.0];
+        let p = softmax(&mut x, 0b10_0101);
+        assert_eq!([x[0], x[2], x[5]], [-2.0, 0.0, -5.0]);
         let z: f32 = [-2.0f32, 0.0, -5.0].iter().map(|v| v.exp()).sum();
-        for (p, x) in p.iter().zip(&x[..3]) {
-            assert!((p - x.exp() / z).abs() < 1e-6);
+        for a in [0, 2, 5] {
+            assert!((p[a] - x[a].exp() / z).abs() < 1e-6);
         }
-        assert_eq!(&p[3..], &[0.0; 5]);
+        for a in [1, 3, 4, 6, 7] {
+            assert_eq!(p[a], 0.0);
+        }
     }
 
     #[test]

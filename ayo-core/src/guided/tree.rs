@@ -43,13 +43,13 @@ struct Node {
     /// The network's value, or the exact value of a game end, for the
     /// player to move here.
     raw_value: f32,
-    /// Its legal actions (mover-relative), an edge each, in action order.
+    /// Its legal actions (mover-relative), an edge each.
     legal: u8,
     state: State,
-    /// The node each edge leads to, 0 while no simulation has taken it
-    /// (the root is no edge's).
+    /// The node each edge leads to, by action, 0 while no simulation has
+    /// taken it (the root is no edge's).
     to: [u32; ACTIONS],
-    /// By edge (lanes past the edges 0): the move's logit less the largest
+    /// By action (the lanes of illegal actions 0): the move's logit less the largest
     /// of its siblings', its prior probability (with the root's Dirichlet
     /// noise under PUCT), its visits, and the sum of the values backed up
     /// through it, for South (one point of view for the whole tree: the
@@ -79,28 +79,19 @@ impl Node {
     fn count(&self) -> usize {
         self.legal.count_ones() as usize
     }
-
-    /// The action of edge `j`.
-    fn action(&self, j: usize) -> u8 {
-        nth_action(self.legal, j)
-    }
 }
 
-/// The `j`-th (from 0) action of the bit set `legal`.
-fn nth_action(legal: u8, j: usize) -> u8 {
-    let mut bits = legal;
-    for _ in 0..j {
-        bits &= bits - 1;
-    }
-    bits.trailing_zeros() as u8
+/// The actions of the bit set `legal`, ascending.
+fn actions(legal: u8) -> impl Iterator<Item = usize> {
+    (0..ACTIONS).filter(move |a| legal >> a & 1 == 1)
 }
 
-/// An edge taken on a line: its node and its slot there, in one word.
-fn taken(node: u32, j: usize) -> u32 {
-    node << 3 | j as u32
+/// An edge taken on a line: its node and its action, in one word.
+fn taken(node: u32, a: usize) -> u32 {
+    node << 3 | a as u32
 }
 
-/// The node and slot of a [`taken`] edge.
+/// The node and action of a [`taken`] edge.
 fn untaken(e: u32) -> (usize, usize) {
     ((e >> 3) as usize, (e & 7) as usize)
 }
@@ -505,19 +496,14 @@ impl GuidedSearch {
                 });
             }
             let leaf = &self.trees[self.rows[r] as usize].nodes[self.leaves[r] as usize];
-            let mut bits = leaf.legal;
-            while bits != 0 {
-                let a = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let l = logits[r * ACTIONS + a];
-                if !l.is_finite() {
-                    return Err(SearchError::BadNumber {
-                        what: format!("the logit of legal action {a}"),
-                        leaf: r,
-                        range: "finite",
-                        value: l.into(),
-                    });
-                }
+            let row = &logits[r * ACTIONS..(r + 1) * ACTIONS];
+            if let Some(a) = actions(leaf.legal).find(|&a| !row[a].is_finite()) {
+                return Err(SearchError::BadNumber {
+                    what: format!("the logit of legal action {a}"),
+                    leaf: r,
+                    range: "finite",
+                    value: row[a].into(),
+                });
             }
         }
         self.kernel.run(TellRound {
@@ -580,10 +566,10 @@ impl GuidedSearch {
             line.clear();
             let mut node = 0u32;
             while t.nodes[node as usize].state == State::Expanded {
-                let j = t.select(node, &opts, considered);
-                line.push(taken(node, j));
-                node = match t.nodes[node as usize].to[j] {
-                    0 => t.reach(node, j),
+                let a = t.select(node, &opts, considered);
+                line.push(taken(node, a));
+                node = match t.nodes[node as usize].to[a] {
+                    0 => t.reach(node, a),
                     next => next,
                 };
             }
@@ -646,31 +632,29 @@ impl GuidedSearch {
         let line = &self.lines[start..self.line_ends[r] as usize];
         let node = &mut t.nodes[leaf];
         let count = node.count();
-        let mut legal_logits = [0.0f32; LANES];
-        let mut bits = node.legal;
-        for l in legal_logits.iter_mut().take(count) {
-            *l = logits[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
+        let mut x = [0.0f32; LANES];
+        x[..ACTIONS].copy_from_slice(logits);
+        // The logits become relative to the largest (the illegal ones minus
+        // infinity, then 0).
+        node.prior = select::softmax(&mut x, node.legal);
+        for (l, x) in node.logit.iter_mut().zip(x) {
+            *l = if x == f32::NEG_INFINITY { 0.0 } else { x };
         }
-        // The logits become relative to the largest.
-        node.prior = select::softmax(&mut legal_logits, count);
-        for l in legal_logits.iter_mut().skip(count) {
-            *l = 0.0;
-        }
-        node.logit = legal_logits;
         if leaf == 0 {
             match opts.selection {
                 Selection::Puct(p) if p.dirichlet_fraction > 0.0 => {
                     let mut noise = [0.0f32; ACTIONS];
                     dirichlet(&mut t.rng, p.dirichlet_alpha, &mut noise[..count]);
-                    for (prior, n) in node.prior.iter_mut().zip(noise).take(count) {
+                    for (a, n) in actions(node.legal).zip(noise) {
+                        let prior = &mut node.prior[a];
                         *prior = (1.0 - p.dirichlet_fraction) * *prior + p.dirichlet_fraction * n;
                     }
                 }
                 Selection::Puct(_) => {}
                 Selection::Gumbel(g) => {
-                    for x in t.gumbel.iter_mut().take(count) {
-                        *x = g.gumbel_scale * gumbel(&mut t.rng);
+                    t.gumbel = [0.0; LANES];
+                    for a in actions(node.legal) {
+                        t.gumbel[a] = g.gumbel_scale * gumbel(&mut t.rng);
                     }
                 }
             }
@@ -692,8 +676,6 @@ impl GuidedSearch {
         let root = &t.nodes[0];
         let (root_pos, root_raw, root_legal) = (root.pos, root.raw_value, root.legal);
         let arms = t.arms(0);
-        let k = arms.len;
-        let action = |j: usize| usize::from(nth_action(root_legal, j));
         let mut r = SearchResult {
             action: 0,
             policy: [0.0; ACTIONS],
@@ -701,17 +683,17 @@ impl GuidedSearch {
             visits: [0; ACTIONS],
             q: [0.0; ACTIONS],
         };
-        for j in 0..k {
-            r.visits[action(j)] = arms.visits[j] as u32;
-            r.q[action(j)] = arms.q[j];
+        for a in actions(root_legal) {
+            r.visits[a] = arms.visits[a] as u32;
+            r.q[a] = arms.q[a];
         }
         let chosen = match opts.selection {
             Selection::Puct(p) => {
                 let total: f32 = arms.visits.iter().sum();
-                for j in 0..k {
-                    r.policy[action(j)] = arms.visits[j] / total.max(1.0);
+                for a in actions(root_legal) {
+                    r.policy[a] = arms.visits[a] / total.max(1.0);
                 }
-                let best = (0..k)
+                let best = actions(root_legal)
                     .max_by(|&a, &b| {
                         (arms.visits[a], arms.prior[a])
                             .partial_cmp(&(arms.visits[b], arms.prior[b]))
@@ -726,15 +708,16 @@ impl GuidedSearch {
                     // temperature cannot overflow.
                     let top = f64::from(arms.visits[best]);
                     let mut weights = [0.0f64; ACTIONS];
-                    for (w, &n) in weights.iter_mut().zip(&arms.visits[..k]) {
-                        *w = (f64::from(n) / top).powf(1.0 / f64::from(p.temperature));
+                    for a in actions(root_legal) {
+                        weights[a] =
+                            (f64::from(arms.visits[a]) / top).powf(1.0 / f64::from(p.temperature));
                     }
-                    let sum: f64 = weights[..k].iter().sum();
+                    let sum: f64 = weights.iter().sum();
                     let mut x = t.rng.random::<f64>() * sum;
                     let mut pick = best;
-                    for (j, &w) in weights[..k].iter().enumerate() {
+                    for (a, &w) in weights.iter().enumerate() {
                         if w > 0.0 {
-                            pick = j;
+                            pick = a;
                             if x < w {
                                 break;
                             }
@@ -746,14 +729,12 @@ impl GuidedSearch {
             }
             Selection::Gumbel(g) => {
                 let pi = select::improved_policy(&arms, root_raw, &g);
-                for (j, p) in pi.iter().take(k).enumerate() {
-                    r.policy[action(j)] = *p;
-                }
+                r.policy.copy_from_slice(&pi[..ACTIONS]);
                 let most = arms.visits.iter().copied().fold(0.0, f32::max) as u32;
                 select::gumbel_root(&arms, &t.gumbel, root_raw, &g, most)
             }
         };
-        r.action = action(chosen) as u8;
+        r.action = chosen as u8;
         self.results[i] = r;
         self.finished += 1;
     }
@@ -766,18 +747,20 @@ impl Tree {
     fn arms(&self, node: u32) -> Arms {
         let n = &self.nodes[node as usize];
         let s = sign(n.pos.to_move());
-        let mut arms = Arms::new(n.count());
+        let mut arms = Arms::new(n.legal);
         arms.logit = n.logit;
         arms.prior = n.prior;
         for i in 0..LANES {
-            arms.visits[i] = n.visits[i] as f32;
+            // Far below `i32::MAX` (a tree's nodes are bounded): the
+            // conversion from `i32` is one vector instruction.
+            arms.visits[i] = n.visits[i] as i32 as f32;
             // An edge without visits has a value sum of 0: its Q is 0.
-            arms.q[i] = s * n.value_sum[i] / arms.visits[i].max(1.0);
+            arms.q[i] = s * n.value_sum[i] / select::max(arms.visits[i], 1.0);
         }
         arms
     }
 
-    /// The edge (its slot) of expanded `node` a simulation takes.
+    /// The edge (its action) of expanded `node` a simulation takes.
     #[inline(always)]
     fn select(&self, node: u32, opts: &SearchOptions, considered: &[u32]) -> usize {
         let n = &self.nodes[node as usize];
@@ -786,7 +769,7 @@ impl Tree {
             Selection::Puct(p) => select::puct(&arms, p.c_puct),
             Selection::Gumbel(g) if node == 0 => {
                 let sims = opts.simulations as usize;
-                let m = arms.len.min(usize::from(g.max_considered));
+                let m = n.count().min(usize::from(g.max_considered));
                 let k = (self.root_visits as usize).saturating_sub(1).min(sims - 1);
                 let visit = considered[(m - 1) * sims + k];
                 select::gumbel_root(&arms, &self.gumbel, n.raw_value, &g, visit)
@@ -795,18 +778,18 @@ impl Tree {
         }
     }
 
-    /// The node edge `j` of `node` leads to, reached for the first time:
+    /// The node edge `a` of `node` leads to, reached for the first time:
     /// its move played (a legal move's sowing ends).
     #[inline(always)]
-    fn reach(&mut self, node: u32, j: usize) -> u32 {
+    fn reach(&mut self, node: u32, a: usize) -> u32 {
         let n = &self.nodes[node as usize];
-        let mv = n.pos.move_for_action(n.action(j)).expect("a legal action");
+        let mv = n.pos.move_for_action(a as u8).expect("a legal action");
         let pos = n.pos.play_unchecked(&self.rules, mv);
         let next = self.nodes.len() as u32;
         // Within the room `prepare` reserved: a node a simulation.
         debug_assert!(self.nodes.len() < self.nodes.capacity());
         self.nodes.push(Node::new(pos));
-        self.nodes[node as usize].to[j] = next;
+        self.nodes[node as usize].to[a] = next;
         next
     }
 
@@ -900,13 +883,14 @@ mod tests {
             State::Pending | State::Expanded => {
                 assert!(game.outcome().is_none(), "{:?}", n.pos);
                 assert_eq!(n.legal, game.legal_action_mask());
-                for j in 0..n.count() {
+                for a in 0..ACTIONS {
                     // An edge leads to a node once a simulation took it.
-                    assert_eq!(n.to[j] != 0, n.visits[j] > 0);
-                    if n.to[j] != 0 {
-                        game.play(n.pos.move_for_action(n.action(j)).unwrap())
-                            .unwrap();
-                        check_tree(t, game, n.to[j], values);
+                    assert_eq!(n.to[a] != 0, n.visits[a] > 0);
+                    if n.legal >> a & 1 == 0 {
+                        assert_eq!((n.visits[a], n.prior[a], n.logit[a]), (0, 0.0, 0.0));
+                    } else if n.to[a] != 0 {
+                        game.play(n.pos.move_for_action(a as u8).unwrap()).unwrap();
+                        check_tree(t, game, n.to[a], values);
                         game.undo();
                     }
                 }
