@@ -213,6 +213,22 @@ fn floats<'py>(
     n: usize,
     width: usize,
 ) -> PyResult<numpy::PyReadonlyArrayDyn<'py, f32>> {
+    let fits = |shape: &[usize]| {
+        if width == 1 {
+            shape == [n] || shape == [n, 1]
+        } else {
+            shape == [n, width]
+        }
+    };
+    // The common answer, a contiguous float32 array of the right shape, is
+    // read as it is, without numpy's conversions (a round's fixed cost).
+    if let Ok(arr) = x.cast::<numpy::PyArrayDyn<f32>>() {
+        if arr.is_c_contiguous() && fits(arr.shape()) {
+            if let Ok(read) = arr.try_readonly() {
+                return Ok(read);
+            }
+        }
+    }
     let py = x.py();
     let np = py.import("numpy")?;
     let arr = np.call_method1("asarray", (x,))?;
@@ -227,12 +243,7 @@ fn floats<'py>(
     }
     let arr = np.call_method1("ascontiguousarray", (arr, np.getattr("float32")?))?;
     let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
-    let ok = if width == 1 {
-        shape == [n] || shape == [n, 1]
-    } else {
-        shape == [n, width]
-    };
-    if !ok {
+    if !fits(&shape) {
         let expected = if width == 1 {
             format!("({n},) or ({n}, 1)")
         } else {
