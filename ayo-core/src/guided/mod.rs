@@ -28,9 +28,11 @@
 //! as 1, 0 or -1 ([`Values::Outcome`]) or as the final seed difference over
 //! the seeds of the game ([`Values::SeedDifference`]).
 //!
-//! Every rule (legal moves, children, the ends by target, move limit,
-//! repetition and lack of moves, the final scores) is the core's: the
-//! search asks [`crate::Position::children`] and the core's end check.
+//! Every rule (legal moves, the moves played, the ends by target, move
+//! limit, repetition and lack of moves, the final scores) is the core's:
+//! the search asks [`crate::Position::legal_actions`] when it reaches a
+//! position, [`crate::Position::play_unchecked`] when a simulation first
+//! takes a move, and the core's end check.
 
 mod noise;
 mod rounds;
@@ -53,9 +55,11 @@ pub const OBS: usize = crate::observation::OBS;
 pub const ACTIONS: usize = crate::observation::ACTIONS;
 /// The most games one search takes.
 pub const MAX_BATCH: usize = 1 << 20;
-/// The most tree nodes a search may hold, all trees together: a tree of `s`
-/// simulations holds at most `6 (s + 1) + 1` nodes (each simulation expands
-/// one leaf into at most six children), 64 bytes each.
+/// The most tree nodes a search may hold, all trees together, counted as
+/// [`SearchOptions::nodes_per_tree`] counts them: a tree of `s`
+/// simulations reaches at most `s + 1` positions, each with at most six
+/// moves, `6 (s + 1) + 1` in all (a reached position and its moves take
+/// 192 bytes).
 pub const MAX_NODES: u64 = 1 << 27;
 
 /// How the search selects its moves.
@@ -206,8 +210,8 @@ impl SearchOptions {
         Ok(())
     }
 
-    /// The most nodes a tree can hold: the root, and six children for the
-    /// root's evaluation and for each simulation.
+    /// The most nodes a tree can hold, its moves counted: the root, and six
+    /// moves for the root's evaluation and for each simulation.
     pub fn nodes_per_tree(&self) -> u64 {
         self.simulations.saturating_add(1).saturating_mul(6) + 1
     }

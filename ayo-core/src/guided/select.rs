@@ -253,8 +253,14 @@ fn exp_lanes(x: [f32; LANES]) -> [f32; LANES] {
 /// against the improved policy (`π'(a) - n(a) / (1 + N)`).
 #[inline(always)]
 pub(crate) fn gumbel_interior(arms: &Arms, raw_value: f32, g: &Gumbel) -> usize {
-    let pi = improved_policy(arms, raw_value, g);
     let total = sum(arms.visits);
+    if total == 0.0 {
+        // No child visited: every completed Q is the node's own value, so
+        // σ is 0 in every lane and the improved policy is the priors (the
+        // same softmax of the same logits, bit for bit).
+        return argmax(&arms.prior, arms.legal);
+    }
+    let pi = improved_policy(arms, raw_value, g);
     let mut score = [0.0f32; LANES];
     for (i, s) in score.iter_mut().enumerate() {
         *s = pi[i] - arms.visits[i] / (1.0 + total);
@@ -273,8 +279,18 @@ pub(crate) fn gumbel_root(
     g: &Gumbel,
     considered_visit: u32,
 ) -> usize {
-    let q = completed_q(arms, raw_value, g);
+    // Often one child alone has the visits sequential halving wants: it is
+    // the choice, whatever the scores.
     let wanted = considered_visit as f32;
+    let mut candidates = 0u8;
+    for (a, &n) in arms.visits.iter().enumerate().take(6) {
+        candidates |= u8::from(n == wanted) << a;
+    }
+    let candidates = candidates & arms.legal;
+    if candidates.is_power_of_two() {
+        return candidates.trailing_zeros() as usize;
+    }
+    let q = completed_q(arms, raw_value, g);
     let mut score = [0.0f32; LANES];
     for (i, s) in score.iter_mut().enumerate() {
         *s = if arms.visits[i] == wanted {
@@ -387,6 +403,25 @@ mod tests {
         assert!(q[1].abs() < 1e-6);
         // Mixed value (0 + 3 · 0) / 4 = 0: halfway.
         assert!((q[2] - scale / 2.0).abs() < 1e-5, "{q:?}");
+    }
+
+    #[test]
+    fn an_unvisited_node_s_improved_policy_is_its_priors() {
+        let g = Gumbel::default();
+        let mut x = [0.3f32, -1.0, 2.0, 0.0, 2.0, 0.1, 0.0, 0.0];
+        let legal = 0b11_0111;
+        let prior = softmax(&mut x, legal);
+        let mut a = Arms::new(legal);
+        a.prior = prior;
+        for i in 0..6 {
+            a.logit[i] = if legal >> i & 1 == 1 { x[i] } else { 0.0 };
+        }
+        for raw_value in [-0.7, 0.0, 0.4] {
+            let pi = improved_policy(&a, raw_value, &g);
+            assert_eq!(pi, prior);
+            // Actions 2 and 4 tie: the lower.
+            assert_eq!(gumbel_interior(&a, raw_value, &g), 2);
+        }
     }
 
     #[test]

@@ -46,6 +46,11 @@ struct Node {
     /// Its legal actions (mover-relative), an edge each.
     legal: u8,
     state: State,
+    /// Whether `prior` and `logit` hold the priors and the logits less the
+    /// largest; until a simulation first selects from the node, `logit`
+    /// holds the network's logits as told (most leaves of a short search
+    /// are never selected from, and need no softmax).
+    priors: bool,
     /// The node each edge leads to, by action, 0 while no simulation has
     /// taken it (the root is no edge's).
     to: [u32; ACTIONS],
@@ -60,6 +65,9 @@ struct Node {
     value_sum: [f32; LANES],
 }
 
+// Three cache lines: the position and the links, then the lanes.
+const _: () = assert!(std::mem::size_of::<Node>() == 192);
+
 impl Node {
     fn new(pos: Position) -> Node {
         Node {
@@ -67,6 +75,7 @@ impl Node {
             raw_value: 0.0,
             legal: 0,
             state: State::New,
+            priors: false,
             to: [0; ACTIONS],
             logit: [0.0; LANES],
             prior: [0.0; LANES],
@@ -78,6 +87,22 @@ impl Node {
     /// Its edges.
     fn count(&self) -> usize {
         self.legal.count_ones() as usize
+    }
+
+    /// The priors, the softmax of the logits as told (once).
+    #[inline(always)]
+    fn set_priors(&mut self) {
+        if self.priors {
+            return;
+        }
+        let mut x = self.logit;
+        // The logits become relative to the largest (the illegal ones minus
+        // infinity, then 0).
+        self.prior = select::softmax(&mut x, self.legal);
+        for (l, x) in self.logit.iter_mut().zip(x) {
+            *l = if x == f32::NEG_INFINITY { 0.0 } else { x };
+        }
+        self.priors = true;
     }
 }
 
@@ -632,15 +657,17 @@ impl GuidedSearch {
         let line = &self.lines[start..self.line_ends[r] as usize];
         let node = &mut t.nodes[leaf];
         let count = node.count();
-        let mut x = [0.0f32; LANES];
-        x[..ACTIONS].copy_from_slice(logits);
-        // The logits become relative to the largest (the illegal ones minus
-        // infinity, then 0).
-        node.prior = select::softmax(&mut x, node.legal);
-        for (l, x) in node.logit.iter_mut().zip(x) {
-            *l = if x == f32::NEG_INFINITY { 0.0 } else { x };
+        // Kept as told, in the legal lanes (the others may be anything).
+        for a in 0..ACTIONS {
+            node.logit[a] = if node.legal >> a & 1 == 1 {
+                logits[a]
+            } else {
+                0.0
+            };
         }
         if leaf == 0 {
+            // The root's priors now: its noise is mixed into them.
+            node.set_priors();
             match opts.selection {
                 Selection::Puct(p) if p.dirichlet_fraction > 0.0 => {
                     let mut noise = [0.0f32; ACTIONS];
@@ -762,7 +789,8 @@ impl Tree {
 
     /// The edge (its action) of expanded `node` a simulation takes.
     #[inline(always)]
-    fn select(&self, node: u32, opts: &SearchOptions, considered: &[u32]) -> usize {
+    fn select(&mut self, node: u32, opts: &SearchOptions, considered: &[u32]) -> usize {
+        self.nodes[node as usize].set_priors();
         let n = &self.nodes[node as usize];
         let arms = self.arms(node);
         match opts.selection {
