@@ -658,12 +658,8 @@ impl GuidedSearch {
         let node = &mut t.nodes[leaf];
         let count = node.count();
         // Kept as told, in the legal lanes (the others may be anything).
-        for a in 0..ACTIONS {
-            node.logit[a] = if node.legal >> a & 1 == 1 {
-                logits[a]
-            } else {
-                0.0
-            };
+        for (a, (l, &told)) in node.logit.iter_mut().zip(logits).enumerate() {
+            *l = if node.legal >> a & 1 == 1 { told } else { 0.0 };
         }
         if leaf == 0 {
             // The root's priors now: its noise is mixed into them.
