@@ -413,8 +413,8 @@ mod tests {
         let prior = softmax(&mut x, legal);
         let mut a = Arms::new(legal);
         a.prior = prior;
-        for i in 0..6 {
-            a.logit[i] = if legal >> i & 1 == 1 { x[i] } else { 0.0 };
+        for (i, (l, x)) in a.logit.iter_mut().zip(x).enumerate().take(6) {
+            *l = if legal >> i & 1 == 1 { x } else { 0.0 };
         }
         for raw_value in [-0.7, 0.0, 0.4] {
             let pi = improved_policy(&a, raw_value, &g);
