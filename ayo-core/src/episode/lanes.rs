@@ -377,6 +377,11 @@ fn arrival(
     let target = rules.target().map_or(u8::MAX, |t| t.min(255) as u8);
     let limit = rules.move_limit().unwrap_or(u16::MAX);
     let feeding_rule = rules.feeding();
+    // The feeding rule's test asked here for either state of the
+    // opponent's row, each lane selecting its answer: asked in the lane
+    // loop, its `match` kept that loop from vectorising.
+    let binds = |row_empty: bool| feeding_binds(feeding_rule, || row_empty);
+    let (binds_empty, binds_fed) = (binds(true), binds(false));
     let mut nonempty = [0u8; LANES];
     let mut reach = [0u8; LANES];
     let mut opponent_seeds = [0u8; LANES];
@@ -401,9 +406,10 @@ fn arrival(
         let ends = reaches_target(stores.0, target)
             | reaches_target(stores.1, target)
             | reaches_move_limit(no_capture[l], limit);
-        let feeds = feeding_binds(feeding_rule, || opponent_seeds[l] == 0);
+        let row_empty = opponent_seeds[l] == 0;
+        let feeds = (row_empty & binds_empty) | (!row_empty & binds_fed);
         legal[l] = if feeds {
-            feeding_legal(feeding_rule, nonempty[l], reach[l], opponent_seeds[l] == 0)
+            feeding_legal(feeding_rule, nonempty[l], reach[l], row_empty)
         } else {
             nonempty[l]
         };
