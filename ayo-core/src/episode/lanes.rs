@@ -359,7 +359,9 @@ fn reach<const TWO_THREE: bool, const SKIP: bool>(
 /// The legal actions of each lane's player to move, where the feeding rule
 /// is in force, and the `live` lanes that leave the common path there
 /// ([`Reached::unsettled`]), each rule's test asked of its home (`end.rs`,
-/// `legal.rs`) a lane at a time. With the feeding rule in force the
+/// `legal.rs`) a lane at a time (the feeding rule's, which depends on the
+/// lane only through the opponent's row being empty, for both answers
+/// before the lane loop). With the feeding rule in force the
 /// legal moves are those that reach the opponent's row where `by_reach`
 /// ([`feeds_by_reach`]); elsewhere such a lane leaves the common path.
 #[inline(always)]
