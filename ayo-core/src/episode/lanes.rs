@@ -359,7 +359,9 @@ fn reach<const TWO_THREE: bool, const SKIP: bool>(
 /// The legal actions of each lane's player to move, where the feeding rule
 /// is in force, and the `live` lanes that leave the common path there
 /// ([`Reached::unsettled`]), each rule's test asked of its home (`end.rs`,
-/// `legal.rs`) a lane at a time. With the feeding rule in force the
+/// `legal.rs`) a lane at a time (the feeding rule's, which depends on the
+/// lane only through the opponent's row being empty, for both answers
+/// before the lane loop). With the feeding rule in force the
 /// legal moves are those that reach the opponent's row where `by_reach`
 /// ([`feeds_by_reach`]); elsewhere such a lane leaves the common path.
 #[inline(always)]
@@ -377,6 +379,11 @@ fn arrival(
     let target = rules.target().map_or(u8::MAX, |t| t.min(255) as u8);
     let limit = rules.move_limit().unwrap_or(u16::MAX);
     let feeding_rule = rules.feeding();
+    // The feeding rule's test asked here for either state of the
+    // opponent's row, each lane selecting its answer: asked in the lane
+    // loop, its `match` kept that loop from vectorising.
+    let binds = |row_empty: bool| feeding_binds(feeding_rule, || row_empty);
+    let (binds_empty, binds_fed) = (binds(true), binds(false));
     let mut nonempty = [0u8; LANES];
     let mut reach = [0u8; LANES];
     let mut opponent_seeds = [0u8; LANES];
@@ -401,9 +408,10 @@ fn arrival(
         let ends = reaches_target(stores.0, target)
             | reaches_target(stores.1, target)
             | reaches_move_limit(no_capture[l], limit);
-        let feeds = feeding_binds(feeding_rule, || opponent_seeds[l] == 0);
+        let row_empty = opponent_seeds[l] == 0;
+        let feeds = (row_empty & binds_empty) | (!row_empty & binds_fed);
         legal[l] = if feeds {
-            feeding_legal(feeding_rule, nonempty[l], reach[l], opponent_seeds[l] == 0)
+            feeding_legal(feeding_rule, nonempty[l], reach[l], row_empty)
         } else {
             nonempty[l]
         };
