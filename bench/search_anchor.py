@@ -163,7 +163,9 @@ def mctx_search(method: str, dynamics: str, batch: int, simulations: int) -> Cal
 def ayo_rows(batches: list[int], simulations: list[int], repeats: int) -> list[Row]:
     """ayo's batched guided search (``ayo.GuidedSearch``) with the same trivial
     evaluator: every game of the batch at Oware's start, as mctx's roots;
-    a fresh search a call, as each mctx call searches afresh."""
+    a fresh search a call, as each mctx call searches afresh (one
+    ``GuidedSearch`` a row, as a self-play loop keeps one: its memory is
+    reserved by the untimed first call)."""
     if not hasattr(ayo, "GuidedSearch"):
         return []
     games = [ayo.Game("oware") for _ in range(max(batches))]
@@ -174,7 +176,10 @@ def ayo_rows(batches: list[int], simulations: list[int], repeats: int) -> list[R
 
     def search(batch: int, sims: int, method: str) -> Callable[[], Any]:
         kind = "gumbel" if "gumbel" in method else "puct"
-        return lambda: ayo.GuidedSearch(sims, method=kind).run(games[:batch], evaluate)
+        # One search object, as a self-play loop keeps it: each call starts
+        # a fresh search of the batch in the memory the first call reserved.
+        searcher = ayo.GuidedSearch(sims, method=kind)
+        return lambda: searcher.run(games[:batch], evaluate)
 
     out = []
     for method in METHODS:
