@@ -14,10 +14,13 @@ search runs on one thread), and the simulations a second of CPU time (the
 figure over that share): on a machine shared with other work, where a
 process gets less than a core, that column is the one to compare.
 
-One thread: unless ``XLA_FLAGS`` is already set, the script sets
+One core: unless ``XLA_FLAGS`` is already set, the script sets
 ``--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1`` before
-jax is imported (XLA's CPU thread pool off); no ``taskset``: the process may
-still run on any core, it just runs the computation on one thread.
+jax is imported (XLA's CPU thread pool off), and it pins every thread of
+the process to one CPU (the first it may run on), as ``taskset`` would:
+XLA still runs helper threads, which then share that core. ``--all-cores``
+leaves the process free to use every core (its CPU time over wall time
+then shows how many it took).
 
 Before timing it runs the checker (bench/jax_oware_check.py) and stops if
 the JAX Oware disagrees with ayo. Beside mctx: ayo's batched guided search
@@ -41,6 +44,7 @@ os.environ.setdefault(
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import argparse
+import contextlib
 import importlib.metadata
 import platform
 import shlex
@@ -290,6 +294,21 @@ def table(rows: list[Row]) -> str:
     return "\n".join(out)
 
 
+def pin_to_one_cpu() -> int | None:
+    """Pins every thread of this process (numpy's and XLA's, started at
+    import, and through them any later one) to the first CPU it may run on;
+    that CPU, or None where the platform cannot pin."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    cpu = min(os.sched_getaffinity(0))
+    tasks = Path("/proc/self/task")
+    for tid in [int(t.name) for t in tasks.iterdir()] if tasks.is_dir() else [0]:
+        # A thread may end meanwhile.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.sched_setaffinity(tid, {cpu})
+    return cpu
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch", type=int, action="append", help="default 256 and 1024")
@@ -300,7 +319,11 @@ def main(argv: list[str] | None = None) -> int:
         "--openspiel-roots", type=int, default=32, help="searches timed for OpenSpiel's MCTSBot"
     )
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one call each")
+    parser.add_argument(
+        "--all-cores", action="store_true", help="do not pin the process to one CPU"
+    )
     args = parser.parse_args(argv)
+    pinned = None if args.all_cores else pin_to_one_cpu()
     batches = args.batch or ([8] if args.smoke else [256, 1024])
     simulations = args.simulations or ([8] if args.smoke else [32, 128])
     repeats = args.repeats or (1 if args.smoke else 5)
@@ -313,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": shlex.join([sys.executable, *sys.argv]),
         "cpu": cpu_model(),
         "cores": os.cpu_count(),
+        "pinned to": "no one CPU" if pinned is None else f"CPU {pinned} (every thread)",
         "load average at start": f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}",
         "XLA_FLAGS": os.environ.get("XLA_FLAGS", ""),
         "jax devices": ", ".join(str(d) for d in jax.devices()),
