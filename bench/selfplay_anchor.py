@@ -18,7 +18,8 @@ leaf, and the most visited (improved-policy) move played:
 Rules: ``oware[repetition=off,move_limit=200]``, which the JAX Oware plays
 exactly (bench/jax_oware_check.py). A position is a move played by a game
 still going. Each figure is the median of ``--repeats`` runs after one that
-compiles; one thread for XLA (``XLA_FLAGS`` as bench/search_anchor.py).
+compiles; one thread for XLA (``XLA_FLAGS`` as bench/search_anchor.py), and
+every thread pinned to one CPU as there (``--all-cores`` to leave it free).
 
     python bench/selfplay_anchor.py                     # batch 256, 32 simulations
     python bench/selfplay_anchor.py --batch 64 --simulations 16 --repeats 1   # a smoke run
@@ -51,7 +52,7 @@ import ayo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import jax_oware
-from search_anchor import cpu_model
+from search_anchor import cpu_model, pin_to_one_cpu
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "python"))
 import alphazero
@@ -193,10 +194,13 @@ def main() -> int:
     p.add_argument("--batch", type=int, nargs="+", default=[256])
     p.add_argument("--simulations", type=int, nargs="+", default=[32])
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--all-cores", action="store_true", help="do not pin the process to one CPU")
     args = p.parse_args()
+    pinned = None if args.all_cores else pin_to_one_cpu()
     params = init_params(SEED)
     print(f"CPU: {cpu_model()}; jax {jax.__version__}, mctx {importlib.metadata.version('mctx')}, ")
-    print(f"ayo {ayo.__version__}; XLA_FLAGS={os.environ['XLA_FLAGS']!r}; rules {RULES}\n")
+    print(f"ayo {ayo.__version__}; XLA_FLAGS={os.environ['XLA_FLAGS']!r}; rules {RULES}; ")
+    print(f"pinned to: {'no one CPU' if pinned is None else f'CPU {pinned} (every thread)'}\n")
     print(
         "| batch | simulations | ayo, network in Rust | ayo, network in numpy "
         "| mctx positions/s | ratio (Rust) |"
