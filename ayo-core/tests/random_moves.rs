@@ -101,3 +101,29 @@ fn random_moves_strike_off_endless_relays_uniformly() {
     assert_eq!(children.len(), 4);
     check_both(&rules, &pos);
 }
+
+#[test]
+fn random_moves_are_uniform_under_every_feeding_rule() {
+    // Ayoayo under each feeding rule, at positions where it binds and where
+    // it does not: South to move. North's row empty: pit 0 (1) -> 1 does
+    // not feed, pits 4 (2) and 5 (3) reach North's row and feed. North's
+    // seeds all in pit 10: pit 0 (1) -> 1 captures them across (starves
+    // North), pit 4 (1) relays from 5 into North's row, pit 5 (1) ends
+    // there.
+    let fed = [
+        "ayoayo 1,0,0,0,2,3/0,0,0,0,0,0 21-21 s 0 0",
+        "ayoayo 1,0,0,0,1,1/0,0,0,0,3,0 21-21 s 0 0",
+    ];
+    for feeding in ["off", "strict", "if_possible", "no_starving"] {
+        let mut p = Rules::preset("ayoayo").unwrap().params();
+        p.set("feeding", feeding).unwrap();
+        let rules = Rules::new(p).unwrap();
+        for text in fed {
+            let (_, pos) = ayo_core::record::parse_position(text).unwrap();
+            check_both(&rules, &pos);
+        }
+        for pos in positions(&rules, 2, 11) {
+            check_both(&rules, &pos);
+        }
+    }
+}

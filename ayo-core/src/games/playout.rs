@@ -6,7 +6,7 @@ use rand::Rng;
 use crate::kernels::dispatch::{self as kernel, Kernel, Loop};
 use crate::rules::end::{counters_may_end, end_reason};
 use crate::rules::family::with_family;
-use crate::rules::legal::must_feed_under;
+use crate::rules::legal::FeedingTest;
 use crate::rules::moves::Move;
 use crate::rules::outcome::{EndReason, Outcome};
 use crate::rules::position::Position;
@@ -146,7 +146,7 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
     // The pit of the last move (for the repetition window); none before the first.
     let mut last_pit = 0u8;
     let counters = counters_may_end(rules, false);
-    let feeding = rules.feeding();
+    let feeding = FeedingTest::new(rules.feeding());
     let ended = |pos: Position, plies, reason| Playout {
         outcome: Some(pos.final_outcome(rules, reason)),
         plies,
@@ -184,7 +184,7 @@ fn playout_loop<const RELAY: bool, const CAP: u8, const REPEATS: bool, R: Rng + 
                 last: pos,
             };
         }
-        let next = if must_feed_under(feeding, &pos) {
+        let next = if feeding.binds(&pos) {
             // Called on a copy: `pos` itself is never lent to a call out of
             // line, so that it can stay in registers.
             let here = pos;

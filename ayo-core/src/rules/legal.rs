@@ -17,14 +17,42 @@ use crate::rules::{Capture, Feeding, GrandSlam, Rules};
 /// the rule is [`Feeding::NoStarving`], which applies at every move.
 #[inline(always)]
 pub(crate) fn must_feed(rules: &Rules, pos: &Position) -> bool {
-    must_feed_under(rules.feeding(), pos)
+    feeding_binds(rules.feeding(), || opponent_row_empty(pos))
 }
 
-/// [`must_feed`] with the rules' feeding rule read once, for a loop over
-/// many positions (the playouts).
-#[inline(always)]
-pub(crate) fn must_feed_under(feeding: Feeding, pos: &Position) -> bool {
-    feeding_binds(feeding, || opponent_row_empty(pos))
+/// [`must_feed`] for a loop over many positions (the playouts), the
+/// feeding rule ([`feeding_binds`]) asked once for either state of the
+/// opponent's row: whether it binds when the row is empty, and which of the
+/// row's bytes must be empty for it to (none for a rule that binds at every
+/// move). Asked a position, the rule's `match` made the playouts' loop keep
+/// its position in memory rather than in registers.
+#[derive(Clone, Copy)]
+pub(crate) struct FeedingTest {
+    /// Whether the rule binds when the opponent's row is empty.
+    row_empty: bool,
+    /// The bytes of [`opponent_row`] that must be empty for it to bind.
+    row_bytes: u64,
+}
+
+impl FeedingTest {
+    #[inline(always)]
+    pub(crate) fn new(feeding: Feeding) -> FeedingTest {
+        let binds = |row_empty: bool| feeding_binds(feeding, || row_empty);
+        // A rule that binds when the row holds seeds binds when it is empty
+        // (the one shape the two fields can say).
+        debug_assert!(binds(true) || !binds(false));
+        FeedingTest {
+            row_empty: binds(true),
+            row_bytes: if binds(false) { 0 } else { ROW_BYTES },
+        }
+    }
+
+    /// Whether the feeding rule applies to the player to move in `pos`
+    /// ([`must_feed`]).
+    #[inline(always)]
+    pub(crate) fn binds(self, pos: &Position) -> bool {
+        self.row_empty && opponent_row(pos) & self.row_bytes == 0
+    }
 }
 
 /// The feeding rule's test: it binds the player to move when the rules
@@ -46,17 +74,26 @@ pub(crate) fn every_move_when_none_feeds(feeding: Feeding) -> bool {
     matches!(feeding, Feeding::IfPossible | Feeding::NoStarving)
 }
 
-/// Whether the opponent of the player to move has no seeds in their row.
+/// The six bytes of an opponent's row in [`opponent_row`].
+const ROW_BYTES: u64 = 0xFFFF_FFFF_FFFF;
+
+/// The row of the opponent of the player to move, in the low six bytes
+/// ([`ROW_BYTES`]; the bytes above are not the row's).
 #[inline(always)]
-fn opponent_row_empty(pos: &Position) -> bool {
+fn opponent_row(pos: &Position) -> u64 {
     let cells = pos.packed();
     // The opponent's six bytes, without a table of 128-bit row masks.
-    let row = if mover(cells) == 0 {
+    if mover(cells) == 0 {
         (cells >> 48) as u64
     } else {
         cells as u64
-    };
-    row & 0xFFFF_FFFF_FFFF == 0
+    }
+}
+
+/// Whether the opponent of the player to move has no seeds in their row.
+#[inline(always)]
+fn opponent_row_empty(pos: &Position) -> bool {
+    opponent_row(pos) & ROW_BYTES == 0
 }
 
 /// The arrival's last question ([`crate::rules::end::end_reason`]'s
