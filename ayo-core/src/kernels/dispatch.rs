@@ -2,7 +2,8 @@
 //!
 //! One portable build carries each dispatched loop (random playouts,
 //! [`crate::each_children`], a caller's loop over many positions' children,
-//! and the lane engine called directly, `kernels/lanes.rs`) three times: for the x86-64
+//! the lane engine called directly, `kernels/lanes.rs`, and the guided
+//! search's rounds, `guided/tree.rs`) three times: for the x86-64
 //! baseline ([`Kernel::SCALAR`], `scalar`), for x86-64-v3 (AVX2, BMI1/2, FMA,
 //! LZCNT, MOVBE: `avx2`) and for x86-64-v4 (AVX-512 F/BW/CD/DQ/VL on top:
 //! `avx512`). [`Kernel::run`] is the one switch: it runs a [`Loop`] through a
