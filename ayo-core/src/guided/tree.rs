@@ -922,6 +922,19 @@ mod tests {
         }
     }
 
+    /// A game of `rules` after up to `plies` random moves, if it goes on.
+    fn random_game(rules: Rules, plies: usize, rng: &mut Rng) -> Option<Game> {
+        let mut game = Game::new(rules);
+        for _ in 0..plies {
+            let legal = game.legal_moves().to_vec();
+            if legal.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            game.play(legal[rng.random_range(0..legal.len())]).unwrap();
+        }
+        (game.outcome().is_none() && !game.legal_moves().is_empty()).then_some(game)
+    }
+
     #[test]
     fn the_trees_ends_are_the_core_s() {
         let mut rng = Rng::seed_from_u64(11);
@@ -937,16 +950,8 @@ mod tests {
                 let mut games = Vec::new();
                 let mut fulls = Vec::new();
                 for g in 0..12 {
-                    let mut game = Game::new(rules);
                     let plies = [0, 20, 60, 120, 200, 400][g % 6] + k * 7;
-                    for _ in 0..plies {
-                        let legal = game.legal_moves().to_vec();
-                        if legal.is_empty() || game.outcome().is_some() {
-                            break;
-                        }
-                        game.play(legal[rng.random_range(0..legal.len())]).unwrap();
-                    }
-                    if game.outcome().is_none() && !game.legal_moves().is_empty() {
+                    if let Some(game) = random_game(rules, plies, &mut rng) {
                         games.push(LeanGame::from_game(&game));
                         fulls.push(game);
                     }
@@ -991,20 +996,10 @@ mod tests {
         let mut rng = Rng::seed_from_u64(5);
         for preset in ["oware", "ayoayo"] {
             let rules = Rules::preset(preset).unwrap();
-            let mut games = Vec::new();
-            for g in 0..16 {
-                let mut game = Game::new(rules);
-                for _ in 0..(g * 5) {
-                    let legal = game.legal_moves().to_vec();
-                    if legal.is_empty() || game.outcome().is_some() {
-                        break;
-                    }
-                    game.play(legal[rng.random_range(0..legal.len())]).unwrap();
-                }
-                if game.outcome().is_none() && !game.legal_moves().is_empty() {
-                    games.push(LeanGame::from_game(&game));
-                }
-            }
+            let games: Vec<LeanGame> = (0..16)
+                .filter_map(|g| random_game(rules, g * 5, &mut rng))
+                .map(|game| LeanGame::from_game(&game))
+                .collect();
             for selection in [
                 Selection::Puct(Puct::default()),
                 Selection::Gumbel(Gumbel::default()),
