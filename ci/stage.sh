@@ -17,13 +17,19 @@ _stage_cleanups=()
 stage() {
     local name=$1
     shift
-    printf '\n== stage %s\n' "$name"
+    printf '\n== stage %s (%s free on disk)\n' "$name" "$(_stage_free)"
     _stage_current=$name
     _stage_started=$(date +%s)
     "$@"
     _stage_names+=("$name")
     _stage_secs+=($(($(date +%s) - _stage_started)))
     _stage_current=""
+}
+
+# Free space where the clone lives: a run that fails for want of disk says
+# where the space went.
+_stage_free() {
+    df -h . 2>/dev/null | awk 'NR == 2 { print $4 }'
 }
 
 stage_cleanup() {
@@ -45,6 +51,7 @@ _stage_report() {
         printf '%-20s %8d  %s\n' "$_stage_current" $(($(date +%s) - _stage_started)) "FAILED (exit $rc)"
     fi
     printf '%-20s %8d  %s\n' total "$total" "$([ "$rc" -eq 0 ] && echo passed || echo "failed, exit $rc")"
+    printf 'disk: %s free at the end\n' "$(_stage_free)"
     if [ -n "$_stage_current" ]; then
         echo "stage $_stage_current failed after $(($(date +%s) - _stage_started)) s (exit $rc)" >&2
     fi
