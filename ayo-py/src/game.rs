@@ -170,7 +170,7 @@ impl PyGame {
     }
 
     /// `f` of the game, under its lock (`f` must not call Python).
-    fn with<T>(&self, py: Python<'_>, f: impl FnOnce(&Game) -> T) -> PyResult<T> {
+    pub(crate) fn with<T>(&self, py: Python<'_>, f: impl FnOnce(&Game) -> T) -> PyResult<T> {
         let game = self.lock(py)?;
         Ok(f(&game))
     }

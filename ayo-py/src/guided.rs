@@ -12,7 +12,7 @@ use ayo_core::guided::{
     SelfPlayOptions, Values, ACTIONS, OBS,
 };
 use ayo_core::players::Budget;
-use ayo_core::{Game, LeanGame, Rules};
+use ayo_core::{LeanGame, Rules, Status};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
@@ -367,17 +367,19 @@ impl PyGuidedSearch {
     fn start(&self, py: Python<'_>, games: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut i = 0;
         let mut lean: Vec<LeanGame> = alloc::extract_vec(games, "games", |g| {
-            let game: Game = g
+            // Read under the game's lock, not copied: a batch's games are
+            // read at every search.
+            let lean = g
                 .cast::<PyGame>()
                 .map_err(|_| PyTypeError::new_err("games must be ayo.Game objects"))?
                 .get()
-                .snapshot(py)?;
-            // Over, or stopped at its ply cap: nothing to search.
-            if game.legal_moves().is_empty() {
-                return Err(search_error(CoreError::GameOver(i)));
-            }
+                .with(py, |game| {
+                    // Over, or stopped at its ply cap: nothing to search.
+                    (game.status() == Status::Ongoing).then(|| LeanGame::from_game(game))
+                })?
+                .ok_or_else(|| search_error(CoreError::GameOver(i)))?;
             i += 1;
-            Ok(LeanGame::from_game(&game))
+            Ok(lean)
         })?;
         let n = lean.len();
         if n > 0 && n <= guided::MAX_BATCH {

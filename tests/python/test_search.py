@@ -111,6 +111,13 @@ def test_bad_input_raises_search_error() -> None:
         over.play(over.legal_moves()[0])
     with pytest.raises(ayo.SearchError, match="game 1 of the batch is over"):
         s.start([ayo.Game("oware"), over])
+    # Stopped at its ply cap: no move to search either.
+    capped = ayo.Game("oware")
+    capped.play(capped.legal_moves()[0])
+    capped.ply_cap = 1
+    assert capped.legal_moves() == []
+    with pytest.raises(ayo.SearchError, match="game 0 of the batch is over"):
+        s.start([capped])
     with pytest.raises(TypeError):
         s.start([1, 2])  # type: ignore[list-item]
     s.start(games("oware", 2))
