@@ -105,6 +105,34 @@ def timed(call: Callable[[], Any], repeats: int) -> tuple[float, float]:
     return statistics.median(times), (time.process_time() - cpu) / sum(times)
 
 
+def timed_pair(
+    ours: Callable[[], Any], theirs: Callable[[], Any], repeats: int
+) -> tuple[tuple[float, float], tuple[float, float], list[float]]:
+    """``ours`` and ``theirs`` timed in turn, a call of each ``repeats``
+    times after an untimed call of each: for each, the median seconds and
+    CPU time over wall time (as ``timed``), and the speed ratios
+    (theirs' seconds over ours') call pair by call pair, so that a machine
+    whose speed drifts during the run (other work on its host) moves both
+    sides of a ratio alike."""
+    jax.block_until_ready(ours())
+    jax.block_until_ready(theirs())
+    times: tuple[list[float], list[float]] = ([], [])
+    cpu = [0.0, 0.0]
+    for _ in range(repeats):
+        for side, call in enumerate((ours, theirs)):
+            c, t = time.process_time(), time.perf_counter()
+            jax.block_until_ready(call())
+            times[side].append(time.perf_counter() - t)
+            cpu[side] += time.process_time() - c
+    a, b = times
+    ratios = [y / x for x, y in zip(a, b, strict=True)]
+    return (
+        (statistics.median(a), cpu[0] / sum(a)),
+        (statistics.median(b), cpu[1] / sum(b)),
+        ratios,
+    )
+
+
 def masked_uniform(mask: jax.Array) -> jax.Array:
     """Uniform prior logits over the legal actions (the trivial evaluator)."""
     return jnp.where(mask, 0.0, jnp.finfo(jnp.float32).min)
@@ -164,34 +192,22 @@ def mctx_search(method: str, dynamics: str, batch: int, simulations: int) -> Cal
     return lambda: search(state, key)
 
 
-def ayo_rows(batches: list[int], simulations: list[int], repeats: int) -> list[Row]:
+def ayo_search(batch: int, simulations: int, method: str) -> Callable[[], Any] | None:
     """ayo's batched guided search (``ayo.GuidedSearch``) with the same trivial
     evaluator: every game of the batch at Oware's start, as mctx's roots;
     a fresh search a call, as each mctx call searches afresh (one
-    ``GuidedSearch`` a row, as a self-play loop keeps one: its memory is
-    reserved by the untimed first call)."""
+    ``GuidedSearch``, as a self-play loop keeps one: its memory is reserved
+    by the first, untimed call). None where this ayo has no guided search."""
     if not hasattr(ayo, "GuidedSearch"):
-        return []
-    games = [ayo.Game("oware") for _ in range(max(batches))]
+        return None
+    games = [ayo.Game("oware") for _ in range(batch)]
 
     def evaluate(observations: Any, masks: Any) -> tuple[np.ndarray, np.ndarray]:
         n = len(masks)
         return np.zeros((n, 6), np.float32), np.zeros(n, np.float32)
 
-    def search(batch: int, sims: int, method: str) -> Callable[[], Any]:
-        kind = "gumbel" if "gumbel" in method else "puct"
-        # One search object, as a self-play loop keeps it: each call starts
-        # a fresh search of the batch in the memory the first call reserved.
-        searcher = ayo.GuidedSearch(sims, method=kind)
-        return lambda: searcher.run(games[:batch], evaluate)
-
-    out = []
-    for method in METHODS:
-        for batch in batches:
-            for sims in simulations:
-                seconds, share = timed(search(batch, sims, method), repeats)
-                out.append(Row("ayo", method, "ayo oware", batch, sims, seconds, cpu_share=share))
-    return out
+    searcher = ayo.GuidedSearch(simulations, method="gumbel" if method == "gumbel" else "puct")
+    return lambda: searcher.run(games, evaluate)
 
 
 def openspiel_rows(
@@ -316,7 +332,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=None, help="timed calls (default 5)")
     parser.add_argument("--check-games", type=int, default=200, help="checker games (0: skip)")
     parser.add_argument(
-        "--openspiel-roots", type=int, default=32, help="searches timed for OpenSpiel's MCTSBot"
+        "--openspiel-roots",
+        type=int,
+        default=32,
+        help="searches timed for OpenSpiel's MCTSBot (0: skip)",
     )
     parser.add_argument("--smoke", action="store_true", help="tiny sizes, one call each")
     parser.add_argument(
@@ -359,21 +378,31 @@ def main(argv: list[str] | None = None) -> int:
         print("\n(the check against ayo was skipped: --check-games 0)")
 
     rows: list[Row] = []
-    for dynamics in ("oware", "trivial"):
-        for method in METHODS:
-            for batch in batches:
-                for sims in simulations:
-                    seconds, share = timed(mctx_search(method, dynamics, batch, sims), repeats)
-                    name = "JAX Oware step" if dynamics == "oware" else "trivial (state unchanged)"
-                    engine = f"mctx.{METHODS[method]}"
-                    rows.append(Row(engine, method, name, batch, sims, seconds, cpu_share=share))
-                    print(
-                        f"  measured: {name}, {method}, batch {batch}, {sims} simulations",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-    ours = ayo_rows(batches, simulations, repeats)
-    if not ours:
+    ratios: list[str] = []
+    step = "JAX Oware step"
+    for method in METHODS:
+        engine = f"mctx.{METHODS[method]}"
+        for batch in batches:
+            for sims in simulations:
+                theirs = mctx_search(method, "oware", batch, sims)
+                ours = ayo_search(batch, sims, method)
+                if ours is None:
+                    seconds, share = timed(theirs, repeats)
+                    rows.append(Row(engine, method, step, batch, sims, seconds, cpu_share=share))
+                    continue
+                (a, a_share), (b, b_share), r = timed_pair(ours, theirs, repeats)
+                rows.append(Row(engine, method, step, batch, sims, b, cpu_share=b_share))
+                rows.append(Row("ayo", method, "ayo oware", batch, sims, a, cpu_share=a_share))
+                ratios.append(
+                    f"| {method} | {batch} | {sims} | {statistics.median(r):.2f} "
+                    f"| {min(r):.2f} to {max(r):.2f} |"
+                )
+                print(
+                    f"  measured: ayo and {engine}, batch {batch}, {sims} simulations",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    if not ratios:
         rows.append(
             Row(
                 "ayo",
@@ -385,11 +414,26 @@ def main(argv: list[str] | None = None) -> int:
                 "not measured: this ayo has no batched guided search (ayo.GuidedSearch)",
             )
         )
-    rows.extend(ours)
+    for method in METHODS:
+        for batch in batches:
+            for sims in simulations:
+                seconds, share = timed(mctx_search(method, "trivial", batch, sims), repeats)
+                engine = f"mctx.{METHODS[method]}"
+                name = "trivial (state unchanged)"
+                rows.append(Row(engine, method, name, batch, sims, seconds, cpu_share=share))
     roots = min(args.openspiel_roots, 2) if args.smoke else args.openspiel_roots
-    rows.extend(openspiel_rows(simulations, roots, repeats, batches[0]))
+    if roots > 0:
+        rows.extend(openspiel_rows(simulations, roots, repeats, batches[0]))
     print()
     print(table(rows))
+    if ratios:
+        print()
+        print("ayo against mctx over the JAX Oware, timed in turn (a call of each, repeated):")
+        print("the median of the call pairs' ratios, and their range.")
+        print()
+        print("| method | batch | simulations | ayo / mctx (times) | pairs' range |")
+        print("|---|---:|---:|---:|---|")
+        print("\n".join(ratios))
     return 0
 
 
