@@ -8,7 +8,11 @@ legal moves, value 0), jitted, one search of a batch of start positions a
 call; and the same searches with trivial dynamics (the state unchanged,
 reward 0: what mctx itself costs, a ceiling for any dynamics). Each figure is
 simulations a second (batch x simulations / seconds a call), the median of
-``--repeats`` calls after a first, untimed call that compiles; beside it the
+``--repeats`` calls after a first, untimed call that compiles; mctx over the
+JAX Oware and ayo are timed in turn instead (``--repeats`` turns of each, a
+turn an untimed call and three timed ones), and their ratio is the median
+of the turn pairs' ratios: the host's speed drifts during a run, and a turn
+pair sees the same speed. Beside each figure the
 process's CPU time over the wall time of the timed calls (about 1 when the
 search runs on one thread), and the simulations a second of CPU time (the
 figure over that share): on a machine shared with other work, where a
@@ -106,29 +110,33 @@ def timed(call: Callable[[], Any], repeats: int) -> tuple[float, float]:
 
 
 def timed_pair(
-    ours: Callable[[], Any], theirs: Callable[[], Any], repeats: int
+    ours: Callable[[], Any], theirs: Callable[[], Any], repeats: int, block: int = 3
 ) -> tuple[tuple[float, float], tuple[float, float], list[float]]:
-    """``ours`` and ``theirs`` timed in turn, a call of each ``repeats``
-    times after an untimed call of each: for each, the median seconds and
-    CPU time over wall time (as ``timed``), and the speed ratios
-    (theirs' seconds over ours') call pair by call pair, so that a machine
-    whose speed drifts during the run (other work on its host) moves both
-    sides of a ratio alike."""
-    jax.block_until_ready(ours())
-    jax.block_until_ready(theirs())
-    times: tuple[list[float], list[float]] = ([], [])
-    cpu = [0.0, 0.0]
+    """``ours`` and ``theirs`` timed in turn, ``repeats`` turns each: a turn
+    is an untimed call (after the other side's calls, the caches are the
+    other's) and ``block`` timed ones, of which it keeps the median. For
+    each side, the median of its turns and its CPU time over wall time (as
+    ``timed``); and the speed ratios (theirs' seconds over ours') turn pair
+    by turn pair, so that a host whose speed drifts during the run (other
+    work on it) moves both sides of a ratio alike."""
+    turns: tuple[list[float], list[float]] = ([], [])
+    cpu, wall = [0.0, 0.0], [0.0, 0.0]
     for _ in range(repeats):
         for side, call in enumerate((ours, theirs)):
-            c, t = time.process_time(), time.perf_counter()
             jax.block_until_ready(call())
-            times[side].append(time.perf_counter() - t)
-            cpu[side] += time.process_time() - c
-    a, b = times
+            times = []
+            for _ in range(block):
+                c, t = time.process_time(), time.perf_counter()
+                jax.block_until_ready(call())
+                times.append(time.perf_counter() - t)
+                cpu[side] += time.process_time() - c
+            wall[side] += sum(times)
+            turns[side].append(statistics.median(times))
+    a, b = turns
     ratios = [y / x for x, y in zip(a, b, strict=True)]
     return (
-        (statistics.median(a), cpu[0] / sum(a)),
-        (statistics.median(b), cpu[1] / sum(b)),
+        (statistics.median(a), cpu[0] / wall[0]),
+        (statistics.median(b), cpu[1] / wall[1]),
         ratios,
     )
 
@@ -365,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "JAX Oware rules": f"ayo's {jax_oware.Oware().rules} (see bench/jax_oware.py)",
         "roots": "the start position, batch copies; trivial evaluator (uniform legal, value 0)",
-        "figures": f"median of {repeats} call(s) after a compiling call, seed {SEED}",
+        "figures": f"median of {repeats} calls (or turns) after a compiling call, seed {SEED}",
     }.items():
         print(f"- {k}: {v}")
 
@@ -428,10 +436,10 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows))
     if ratios:
         print()
-        print("ayo against mctx over the JAX Oware, timed in turn (a call of each, repeated):")
-        print("the median of the call pairs' ratios, and their range.")
+        print("ayo against mctx over the JAX Oware, timed in turn (a few calls of each, repeated):")
+        print("the median of the turn pairs' ratios, and their range.")
         print()
-        print("| method | batch | simulations | ayo / mctx (times) | pairs' range |")
+        print("| method | batch | simulations | ayo / mctx (times) | turn pairs' range |")
         print("|---|---:|---:|---:|---|")
         print("\n".join(ratios))
     return 0
