@@ -49,13 +49,14 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import argparse
 import contextlib
+import gc
 import importlib.metadata
 import platform
 import shlex
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,16 +97,33 @@ class Row:
         return self.batch * self.simulations / self.seconds
 
 
+@contextlib.contextmanager
+def no_gc() -> Iterator[None]:
+    """Python's cyclic garbage collector off while timing, as ``timeit``
+    has it: after jax's compilations the process holds millions of objects,
+    and a full collection that falls in one engine's calls would be timed
+    as that engine's."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def timed(call: Callable[[], Any], repeats: int) -> tuple[float, float]:
     """The median seconds of ``repeats`` calls, after one untimed call
     (compilation), and the process's CPU time over the wall time of them all."""
     jax.block_until_ready(call())
     times = []
     cpu = time.process_time()
-    for _ in range(repeats):
-        t = time.perf_counter()
-        jax.block_until_ready(call())
-        times.append(time.perf_counter() - t)
+    with no_gc():
+        for _ in range(repeats):
+            t = time.perf_counter()
+            jax.block_until_ready(call())
+            times.append(time.perf_counter() - t)
     return statistics.median(times), (time.process_time() - cpu) / sum(times)
 
 
@@ -121,17 +139,18 @@ def timed_pair(
     work on it) moves both sides of a ratio alike."""
     turns: tuple[list[float], list[float]] = ([], [])
     cpu, wall = [0.0, 0.0], [0.0, 0.0]
-    for _ in range(repeats):
-        for side, call in enumerate((ours, theirs)):
-            jax.block_until_ready(call())
-            times = []
-            for _ in range(block):
-                c, t = time.process_time(), time.perf_counter()
+    with no_gc():
+        for _ in range(repeats):
+            for side, call in enumerate((ours, theirs)):
                 jax.block_until_ready(call())
-                times.append(time.perf_counter() - t)
-                cpu[side] += time.process_time() - c
-            wall[side] += sum(times)
-            turns[side].append(statistics.median(times))
+                times = []
+                for _ in range(block):
+                    c, t = time.process_time(), time.perf_counter()
+                    jax.block_until_ready(call())
+                    times.append(time.perf_counter() - t)
+                    cpu[side] += time.process_time() - c
+                wall[side] += sum(times)
+                turns[side].append(statistics.median(times))
     a, b = turns
     ratios = [y / x for x, y in zip(a, b, strict=True)]
     return (
