@@ -5,146 +5,277 @@
 //!
 //! The children are lanes of fixed arrays ([`Arms`]), lane `a` the child
 //! by action `a` (the lanes of illegal actions and the two past the six
-//! actions are padding), so that each formula is one loop the compiler
-//! vectorises and a network's row of logits is read as it comes. Sums run
-//! over the lanes in halves, as a vector unit adds them.
+//! actions are padding). Each formula is written once, over a number type
+//! [`Num`]: `f32` for one node, or [`Trees`] for the nodes of
+//! [`TREES`] trees at once, one tree a vector lane, as a round selects in
+//! every tree of the batch at the same depth (the batch is the vector
+//! dimension, as in mctx's arrays; the same operations in the same order,
+//! so the same choices bit for bit). Sums run over the lanes in halves, as
+//! a vector unit adds them.
+
+// Lane loops index several arrays by the same lane (or tree).
+#![allow(clippy::needless_range_loop)]
+
+use std::ops::{Add, Div, Mul, Sub};
 
 use super::Gumbel;
 
 /// Lanes of [`Arms`]: six actions, padded to what a vector unit takes.
 pub(crate) const LANES: usize = 8;
 
-/// Eight lanes of `f32`.
-type Lanes = [f32; LANES];
+/// Trees whose nodes one selection takes at once ([`Trees`]).
+pub(crate) const TREES: usize = 16;
+
+/// The numbers the formulas run on: `f32`, or [`Trees`], a number a tree.
+/// The comparisons are the plain ones: the search's numbers are never NaN.
+pub(crate) trait Num:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    /// `x` in every tree.
+    fn splat(x: f32) -> Self;
+    /// `a` where `self > than`, else `b`.
+    fn if_gt(self, than: Self, a: Self, b: Self) -> Self;
+    /// `a` where `self == to`, else `b`.
+    fn if_eq(self, to: Self, a: Self, b: Self) -> Self;
+    /// The square root.
+    fn sqrt(self) -> Self;
+    /// [`exp`], tree by tree.
+    fn exp(self) -> Self;
+
+    /// The larger: one vector instruction, where `f32::max`'s NaN rule is four.
+    #[inline(always)]
+    fn max(self, other: Self) -> Self {
+        self.if_gt(other, self, other)
+    }
+    /// The smaller (as [`Num::max`]).
+    #[inline(always)]
+    fn min(self, other: Self) -> Self {
+        other.if_gt(self, self, other)
+    }
+}
+
+impl Num for f32 {
+    #[inline(always)]
+    fn splat(x: f32) -> f32 {
+        x
+    }
+    #[inline(always)]
+    fn if_gt(self, than: f32, a: f32, b: f32) -> f32 {
+        if self > than {
+            a
+        } else {
+            b
+        }
+    }
+    #[inline(always)]
+    fn if_eq(self, to: f32, a: f32, b: f32) -> f32 {
+        if self == to {
+            a
+        } else {
+            b
+        }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> f32 {
+        f32::sqrt(self)
+    }
+    #[inline(always)]
+    fn exp(self) -> f32 {
+        exp(self)
+    }
+}
+
+/// A number for each of [`TREES`] trees: every operation a plain loop over
+/// them, which the compiler makes one or two vector instructions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct Trees(pub [f32; TREES]);
+
+impl Trees {
+    /// `f` of each tree's numbers.
+    #[inline(always)]
+    fn map(self, f: impl Fn(f32) -> f32) -> Trees {
+        let mut out = [0.0; TREES];
+        for (o, x) in out.iter_mut().zip(self.0) {
+            *o = f(x);
+        }
+        Trees(out)
+    }
+
+    /// `f` of each tree's numbers in `self` and `other`.
+    #[inline(always)]
+    fn zip(self, other: Trees, f: impl Fn(f32, f32) -> f32) -> Trees {
+        let mut out = [0.0; TREES];
+        for ((o, x), y) in out.iter_mut().zip(self.0).zip(other.0) {
+            *o = f(x, y);
+        }
+        Trees(out)
+    }
+}
+
+macro_rules! trees_op {
+    ($trait:ident, $method:ident, $op:tt) => {
+        impl $trait for Trees {
+            type Output = Trees;
+            #[inline(always)]
+            fn $method(self, other: Trees) -> Trees {
+                self.zip(other, |x, y| x $op y)
+            }
+        }
+    };
+}
+trees_op!(Add, add, +);
+trees_op!(Sub, sub, -);
+trees_op!(Mul, mul, *);
+trees_op!(Div, div, /);
+
+impl Num for Trees {
+    #[inline(always)]
+    fn splat(x: f32) -> Trees {
+        Trees([x; TREES])
+    }
+    #[inline(always)]
+    fn if_gt(self, than: Trees, a: Trees, b: Trees) -> Trees {
+        let mut out = [0.0; TREES];
+        for i in 0..TREES {
+            out[i] = if self.0[i] > than.0[i] {
+                a.0[i]
+            } else {
+                b.0[i]
+            };
+        }
+        Trees(out)
+    }
+    #[inline(always)]
+    fn if_eq(self, to: Trees, a: Trees, b: Trees) -> Trees {
+        let mut out = [0.0; TREES];
+        for i in 0..TREES {
+            out[i] = if self.0[i] == to.0[i] { a.0[i] } else { b.0[i] };
+        }
+        Trees(out)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Trees {
+        self.map(f32::sqrt)
+    }
+    #[inline(always)]
+    fn exp(self) -> Trees {
+        self.map(exp)
+    }
+}
+
+/// Lanes of numbers.
+pub(crate) type Lanes<V> = [V; LANES];
+
+/// The lanes `f(0)` to `f(7)`, written out rather than looped over: over
+/// [`Trees`], a loop over the lanes would be vectorised across them (with
+/// scatters), where each lane's numbers are the vector.
+#[inline(always)]
+pub(crate) fn each<V>(f: impl Fn(usize) -> V) -> Lanes<V> {
+    [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)]
+}
 
 /// What selection reads of a node's children, from the point of view of
 /// the player choosing: the child by action `a` in lane `a`, for the
-/// actions of `legal`; the other lanes zero.
+/// legal actions; the other lanes zero.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Arms {
-    /// The legal actions (bit `a`: action `a`).
-    pub legal: u8,
+pub(crate) struct Arms<V> {
+    /// 0 in the legal children's lanes, infinity in the others: added, it
+    /// keeps the padding out of a minimum; subtracted, out of a maximum.
+    pub pad: Lanes<V>,
+    /// The lowest legal action.
+    pub first: V,
     /// The network's logits, less the largest logit among the children.
-    pub logit: Lanes,
+    pub logit: Lanes<V>,
     /// The prior probabilities (with the root's noise, for PUCT).
-    pub prior: Lanes,
+    pub prior: Lanes<V>,
     /// The visit counts (whole numbers, exact in `f32` far past any
     /// search's size).
-    pub visits: Lanes,
+    pub visits: Lanes<V>,
     /// The mean values, 0 where a child has no visit.
-    pub q: Lanes,
+    pub q: Lanes<V>,
 }
 
-impl Arms {
-    /// The children of the actions of `legal` (six bits at most), every
-    /// lane zero.
+/// [`Arms::pad`] of each set of legal actions (bit `a`: action `a`).
+pub(crate) const PADDING: [[f32; LANES]; 64] = {
+    let mut table = [[f32::INFINITY; LANES]; 64];
+    let mut legal = 0;
+    while legal < 64 {
+        let mut a = 0;
+        while a < 6 {
+            if legal >> a & 1 == 1 {
+                table[legal][a] = 0.0;
+            }
+            a += 1;
+        }
+        legal += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+impl Arms<f32> {
+    /// The children of the actions of `legal` (six bits at most, at least
+    /// one), every lane zero.
     #[inline(always)]
-    pub(crate) fn new(legal: u8) -> Arms {
-        debug_assert!(legal < 1 << 6);
+    pub(crate) fn new(legal: u8) -> Arms<f32> {
+        debug_assert!(legal < 1 << 6 && legal != 0);
         Arms {
-            legal,
+            pad: PADDING[usize::from(legal)],
+            first: legal.trailing_zeros() as f32,
             logit: [0.0; LANES],
             prior: [0.0; LANES],
             visits: [0.0; LANES],
             q: [0.0; LANES],
         }
     }
+}
 
-    /// 0 in the children's lanes, infinity in the others: added, it keeps
-    /// the padding out of a minimum; subtracted, out of a maximum.
-    #[inline(always)]
-    fn padding(&self) -> Lanes {
-        const PADDING: [Lanes; 64] = {
-            let mut table = [[f32::INFINITY; LANES]; 64];
-            let mut legal = 0;
-            while legal < 64 {
-                let mut a = 0;
-                while a < 6 {
-                    if legal >> a & 1 == 1 {
-                        table[legal][a] = 0.0;
-                    }
-                    a += 1;
-                }
-                legal += 1;
-            }
-            table
-        };
-        PADDING[usize::from(self.legal)]
-    }
-
+impl<V: Num> Arms<V> {
     /// 1 in the lanes of visited children, else 0 (visits are whole numbers).
     #[inline(always)]
-    fn visited(&self) -> Lanes {
-        let mut v = [0.0; LANES];
-        for (v, &n) in v.iter_mut().zip(&self.visits) {
-            *v = min(n, 1.0);
-        }
-        v
-    }
-}
-
-/// The larger of `a` and `b`: the search's numbers are never NaN, so the
-/// plain comparison serves, and it is one vector instruction where
-/// `f32::max`'s NaN rule is four.
-#[inline(always)]
-pub(crate) fn max(a: f32, b: f32) -> f32 {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
-
-/// The smaller of `a` and `b` (as [`max`]).
-#[inline(always)]
-fn min(a: f32, b: f32) -> f32 {
-    if a < b {
-        a
-    } else {
-        b
+    fn visited(&self) -> Lanes<V> {
+        each(|i| self.visits[i].min(V::splat(1.0)))
     }
 }
 
 /// The lanes folded by `f` in halves (a vector unit's order).
 #[inline(always)]
-fn fold(x: Lanes, f: impl Fn(f32, f32) -> f32) -> f32 {
+fn fold<V: Num>(x: Lanes<V>, f: impl Fn(V, V) -> V) -> V {
     let h = [f(x[0], x[4]), f(x[1], x[5]), f(x[2], x[6]), f(x[3], x[7])];
     f(f(h[0], h[2]), f(h[1], h[3]))
 }
 
 /// The lanes' sum.
 #[inline(always)]
-fn sum(x: Lanes) -> f32 {
+fn sum<V: Num>(x: Lanes<V>) -> V {
     fold(x, |a, b| a + b)
 }
 
-/// The legal action (of `legal`, not empty) of the largest score, the
-/// lowest on ties (and when every score is minus infinity).
+/// The legal action of the largest score, the lowest on ties (and when
+/// every score is minus infinity), as a number.
 #[inline(always)]
-fn argmax(scores: &Lanes, legal: u8) -> usize {
-    let mut bits = legal;
-    let mut best = (f32::NEG_INFINITY, bits.trailing_zeros() as usize);
-    while bits != 0 {
-        let a = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        if scores[a] > best.0 {
-            best = (scores[a], a);
-        }
+fn argmax<V: Num>(scores: &Lanes<V>, arms: &Arms<V>) -> V {
+    let (zero, none) = (V::splat(0.0), V::splat(f32::NEG_INFINITY));
+    let (mut best, mut action) = (none, arms.first);
+    for a in 0..6 {
+        let s = arms.pad[a].if_eq(zero, scores[a], none);
+        action = s.if_gt(best, V::splat(a as f32), action);
+        best = s.max(best);
     }
-    best.1
+    action
 }
 
 /// PUCT's choice: `Q + c · P · √N / (1 + n)`, with `Q` 0 for an unvisited
 /// child and `N` the children's visits (at least 1, so that the priors
 /// order the first visits).
 #[inline(always)]
-pub(crate) fn puct(arms: &Arms, c_puct: f32) -> usize {
-    let sqrt_n = max(sum(arms.visits), 1.0).sqrt();
-    let mut score = [0.0f32; LANES];
-    for (i, s) in score.iter_mut().enumerate() {
-        *s = arms.q[i] + c_puct * arms.prior[i] * sqrt_n / (1.0 + arms.visits[i]);
-    }
-    argmax(&score, arms.legal)
+pub(crate) fn puct<V: Num>(arms: &Arms<V>, c_puct: f32) -> V {
+    let sqrt_n = sum(arms.visits).max(V::splat(1.0)).sqrt();
+    let c = V::splat(c_puct);
+    let one = V::splat(1.0);
+    let score = each(|i| arms.q[i] + c * arms.prior[i] * sqrt_n / (one + arms.visits[i]));
+    argmax(&score, arms)
 }
 
 /// The completed Q-values, transformed (mctx's
@@ -154,152 +285,106 @@ pub(crate) fn puct(arms: &Arms, c_puct: f32) -> usize {
 /// `[0, 1]` by the min and max over the children and scaled by
 /// `(c_visit + max visits) · c_scale`.
 #[inline(always)]
-pub(crate) fn completed_q(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes {
+pub(crate) fn completed_q<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) -> Lanes<V> {
+    let (zero, one) = (V::splat(0.0), V::splat(1.0));
     let total = sum(arms.visits);
     let visited = arms.visited();
-    let (mut p, mut pq) = ([0.0f32; LANES], [0.0f32; LANES]);
-    for i in 0..LANES {
-        // As mctx, the smallest positive float keeps a zero prior usable.
-        p[i] = max(arms.prior[i], f32::MIN_POSITIVE) * visited[i];
-        pq[i] = p[i] * arms.q[i];
-    }
+    // As mctx, the smallest positive float keeps a zero prior usable.
+    let p = each(|i| arms.prior[i].max(V::splat(f32::MIN_POSITIVE)) * visited[i]);
+    let pq = each(|i| p[i] * arms.q[i]);
     let p_sum = sum(p);
-    let weighted = if p_sum > 0.0 { sum(pq) / p_sum } else { 0.0 };
-    let mixed = (raw_value + total * weighted) / (total + 1.0);
-    let pad = arms.padding();
-    let (mut out, mut low, mut high) = ([0.0f32; LANES], [0.0f32; LANES], [0.0f32; LANES]);
-    for i in 0..LANES {
-        out[i] = visited[i] * arms.q[i] + (1.0 - visited[i]) * mixed;
-        low[i] = out[i] + pad[i];
-        high[i] = out[i] - pad[i];
-    }
-    let lo = fold(low, min);
-    let hi = fold(high, max);
-    let scale = (g.c_visit + fold(arms.visits, max)) * g.c_scale;
-    let span = max(hi - lo, 1e-8);
-    for o in out.iter_mut() {
-        *o = scale * (*o - lo) / span;
-    }
-    out
+    // Where no child is visited the quotient is not a number, and not used.
+    let weighted = p_sum.if_gt(zero, sum(pq) / p_sum, zero);
+    let mixed = (raw_value + total * weighted) / (total + one);
+    let out = each(|i| visited[i] * arms.q[i] + (one - visited[i]) * mixed);
+    let lo = fold(each(|i| out[i] + arms.pad[i]), V::min);
+    let hi = fold(each(|i| out[i] - arms.pad[i]), V::max);
+    let scale = (V::splat(g.c_visit) + fold(arms.visits, V::max)) * V::splat(g.c_scale);
+    let span = (hi - lo).max(V::splat(1e-8));
+    each(|i| scale * (out[i] - lo) / span)
 }
 
-/// `softmax` over the lanes of `legal` (the others 0), leaving `x` less
-/// its largest element there (and minus infinity in the others).
+/// `softmax` over the legal lanes (`pad` 0; the others 0), leaving `x`
+/// less its largest element there (and minus infinity in the others).
 #[inline(always)]
-pub(crate) fn softmax(x: &mut Lanes, legal: u8) -> Lanes {
-    for (a, v) in x.iter_mut().enumerate() {
-        if legal >> a & 1 == 0 {
-            *v = f32::NEG_INFINITY;
-        }
-    }
-    let m = fold(*x, max);
-    for v in x.iter_mut() {
-        *v -= m;
-    }
-    let e = exp_lanes(*x);
+pub(crate) fn softmax<V: Num>(x: &mut Lanes<V>, pad: &Lanes<V>) -> Lanes<V> {
+    let (zero, none) = (V::splat(0.0), V::splat(f32::NEG_INFINITY));
+    let kept = each(|i| pad[i].if_eq(zero, x[i], none));
+    let m = fold(kept, V::max);
+    *x = each(|i| kept[i] - m);
+    let e = each(|i| x[i].exp());
     let total = sum(e);
-    let mut out = [0.0f32; LANES];
-    for (o, e) in out.iter_mut().zip(e) {
-        *o = e / total;
-    }
-    out
+    each(|i| e[i] / total)
 }
 
 /// The improved policy `softmax(logits + σ(completed Q))`.
 #[inline(always)]
-pub(crate) fn improved_policy(arms: &Arms, raw_value: f32, g: &Gumbel) -> Lanes {
+pub(crate) fn improved_policy<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) -> Lanes<V> {
     let q = completed_q(arms, raw_value, g);
-    let mut x = [0.0f32; LANES];
-    for (i, x) in x.iter_mut().enumerate() {
-        *x = arms.logit[i] + q[i];
-    }
-    softmax(&mut x, arms.legal)
+    softmax(&mut each(|i| arms.logit[i] + q[i]), &arms.pad)
 }
 
-/// `exp` of eight lanes at once (minus infinity and anything below -87 give
-/// 0): Cephes' `expf` (range reduction by `ln 2`, a degree-5 polynomial,
-/// the power of two built in the exponent bits), written so that the
-/// compiler vectorises it: libm's `expf` lane by lane was the search's
-/// largest single cost.
+/// `exp(x)` (minus infinity and anything below -87 give 0): Cephes'
+/// `expf` (range reduction by `ln 2`, a degree-5 polynomial, the power of
+/// two built in the exponent bits), written so that the compiler
+/// vectorises it over [`Trees`]: libm's `expf` was the search's largest
+/// single cost.
 #[inline(always)]
-fn exp_lanes(x: [f32; LANES]) -> [f32; LANES] {
+fn exp(x: f32) -> f32 {
     // 1.5 · 2^23: adding it rounds to an integer held in the low mantissa bits.
     const ROUND: f32 = 12_582_912.0;
     const LN2_HI: f32 = 0.693_359_4;
     const LN2_LO: f32 = -2.121_944_4e-4;
-    let mut out = [0.0f32; LANES];
-    for (o, &x) in out.iter_mut().zip(&x) {
-        // All ones where the lane is kept, a mask rather than a branch so
-        // that the loop vectorises.
-        let keep = u32::from(x >= -87.0).wrapping_neg();
-        let x = min(max(x, -87.0), 88.0);
-        let t = x * std::f32::consts::LOG2_E + ROUND;
-        let n = t - ROUND;
-        let r = x - n * LN2_HI - n * LN2_LO;
-        let p = ((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2)
-            * r
-            + 0.166_666_65)
-            * r
-            + 0.5;
-        let p = p * r * r + r + 1.0;
-        let n_bits = t.to_bits().wrapping_sub(ROUND.to_bits()).wrapping_add(127);
-        let two_n = f32::from_bits(n_bits << 23);
-        *o = f32::from_bits((p * two_n).to_bits() & keep);
-    }
-    out
+    // All ones where the number is kept, a mask rather than a branch so
+    // that the loop vectorises.
+    let keep = u32::from(x >= -87.0).wrapping_neg();
+    let x = Num::min(Num::max(x, -87.0), 88.0);
+    let t = x * std::f32::consts::LOG2_E + ROUND;
+    let n = t - ROUND;
+    let r = x - n * LN2_HI - n * LN2_LO;
+    let p = ((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2) * r
+        + 0.166_666_65)
+        * r
+        + 0.5;
+    let p = p * r * r + r + 1.0;
+    let n_bits = t.to_bits().wrapping_sub(ROUND.to_bits()).wrapping_add(127);
+    let two_n = f32::from_bits(n_bits << 23);
+    f32::from_bits((p * two_n).to_bits() & keep)
 }
 
 /// Gumbel search's choice inside the tree: the child that most lacks visits
-/// against the improved policy (`π'(a) - n(a) / (1 + N)`).
+/// against the improved policy (`π'(a) - n(a) / (1 + N)`). With no child
+/// visited, that is the priors' largest (every completed Q is the node's
+/// own value, so σ is 0 and the improved policy is the priors).
 #[inline(always)]
-pub(crate) fn gumbel_interior(arms: &Arms, raw_value: f32, g: &Gumbel) -> usize {
+pub(crate) fn gumbel_interior<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) -> V {
     let total = sum(arms.visits);
-    if total == 0.0 {
-        // No child visited: every completed Q is the node's own value, so
-        // σ is 0 in every lane and the improved policy is the priors (the
-        // same softmax of the same logits, bit for bit).
-        return argmax(&arms.prior, arms.legal);
-    }
     let pi = improved_policy(arms, raw_value, g);
-    let mut score = [0.0f32; LANES];
-    for (i, s) in score.iter_mut().enumerate() {
-        *s = pi[i] - arms.visits[i] / (1.0 + total);
-    }
-    argmax(&score, arms.legal)
+    let one = V::splat(1.0);
+    let score = each(|i| pi[i] - arms.visits[i] / (one + total));
+    argmax(&score, arms)
 }
 
 /// Sequential halving's score at the root (mctx's `score_considered`):
 /// `gumbel + logit + σ(completed Q)` for the children visited exactly
 /// `considered_visit` times, minus infinity for the others.
 #[inline(always)]
-pub(crate) fn gumbel_root(
-    arms: &Arms,
-    gumbel: &Lanes,
-    raw_value: f32,
+pub(crate) fn gumbel_root<V: Num>(
+    arms: &Arms<V>,
+    gumbel: &Lanes<V>,
+    raw_value: V,
     g: &Gumbel,
-    considered_visit: u32,
-) -> usize {
-    // Often one child alone has the visits sequential halving wants: it is
-    // the choice, whatever the scores.
-    let wanted = considered_visit as f32;
-    let mut candidates = 0u8;
-    for (a, &n) in arms.visits.iter().enumerate().take(6) {
-        candidates |= u8::from(n == wanted) << a;
-    }
-    let candidates = candidates & arms.legal;
-    if candidates.is_power_of_two() {
-        return candidates.trailing_zeros() as usize;
-    }
+    considered_visit: V,
+) -> V {
     let q = completed_q(arms, raw_value, g);
-    let mut score = [0.0f32; LANES];
-    for (i, s) in score.iter_mut().enumerate() {
-        *s = if arms.visits[i] == wanted {
-            max(gumbel[i] + arms.logit[i] + q[i], -1e9)
-        } else {
-            f32::NEG_INFINITY
-        };
-    }
-    argmax(&score, arms.legal)
+    let score = each(|i| {
+        arms.visits[i].if_eq(
+            considered_visit,
+            (gumbel[i] + arms.logit[i] + q[i]).max(V::splat(-1e9)),
+            V::splat(f32::NEG_INFINITY),
+        )
+    });
+    argmax(&score, arms)
 }
 
 /// The visit count sequential halving gives each considered action at each
@@ -337,7 +422,7 @@ mod tests {
     use super::*;
 
     /// Arms of `(logit, prior, visits, q)`.
-    fn arms(children: &[(f32, f32, u32, f32)]) -> Arms {
+    fn arms(children: &[(f32, f32, u32, f32)]) -> Arms<f32> {
         let mut a = Arms::new((1u8 << children.len()) - 1);
         for (i, &(logit, prior, visits, q)) in children.iter().enumerate() {
             (a.logit[i], a.prior[i], a.visits[i], a.q[i]) = (logit, prior, visits as f32, q);
@@ -363,17 +448,17 @@ mod tests {
     }
 
     #[test]
-    fn exp_lanes_is_exp_to_a_few_ulps() {
+    fn exp_is_exp_to_a_few_ulps() {
         let mut worst = 0.0f64;
         for k in -8700..=8800 {
             let x = k as f32 / 100.0;
-            let got = exp_lanes([x; LANES]);
+            let got = Trees::splat(x).exp();
             let want = f64::from(x).exp();
-            worst = worst.max(((f64::from(got[3]) - want) / want).abs());
-            assert!(got.iter().all(|&g| g == got[0]));
+            worst = worst.max(((f64::from(got.0[3]) - want) / want).abs());
+            assert!(got.0.iter().all(|&g| g.to_bits() == exp(x).to_bits()));
         }
         assert!(worst < 3e-7, "relative error {worst}");
-        let got = exp_lanes([f32::NEG_INFINITY, -87.5, -1e30, 0.0, -0.0, 1.0, -1.0, 0.5]);
+        let got = [f32::NEG_INFINITY, -87.5, -1e30, 0.0, -0.0, 1.0, -1.0, 0.5].map(exp);
         assert_eq!(&got[..5], &[0.0, 0.0, 0.0, 1.0, 1.0]);
         assert!((got[5] - std::f32::consts::E).abs() < 1e-6);
     }
@@ -382,7 +467,7 @@ mod tests {
     fn softmax_sums_to_one_and_shifts_its_input() {
         // Actions 0, 2 and 5 legal; the others' logits are anything.
         let mut x = [1.0f32, f32::NAN, 3.0, 7.0, f32::INFINITY, -2.0, 0.0, 0.0];
-        let p = softmax(&mut x, 0b10_0101);
+        let p = softmax(&mut x, &PADDING[0b10_0101]);
         assert_eq!([x[0], x[2], x[5]], [-2.0, 0.0, -5.0]);
         let z: f32 = [-2.0f32, 0.0, -5.0].iter().map(|v| v.exp()).sum();
         for a in [0, 2, 5] {
@@ -409,8 +494,8 @@ mod tests {
     fn an_unvisited_node_s_improved_policy_is_its_priors() {
         let g = Gumbel::default();
         let mut x = [0.3f32, -1.0, 2.0, 0.0, 2.0, 0.1, 0.0, 0.0];
-        let legal = 0b11_0111;
-        let prior = softmax(&mut x, legal);
+        let legal = 0b11_0111u8;
+        let prior = softmax(&mut x, &PADDING[usize::from(legal)]);
         let mut a = Arms::new(legal);
         a.prior = prior;
         for (i, (l, x)) in a.logit.iter_mut().zip(x).enumerate().take(6) {
@@ -420,7 +505,7 @@ mod tests {
             let pi = improved_policy(&a, raw_value, &g);
             assert_eq!(pi, prior);
             // Actions 2 and 4 tie: the lower.
-            assert_eq!(gumbel_interior(&a, raw_value, &g), 2);
+            assert_eq!(gumbel_interior(&a, raw_value, &g), 2.0);
         }
     }
 
@@ -428,9 +513,87 @@ mod tests {
     fn puct_prefers_priors_first_then_values() {
         assert_eq!(
             puct(&arms(&[(0.0, 0.2, 0, 0.0), (0.0, 0.8, 0, 0.0)]), 1.0),
-            1
+            1.0
         );
         let visited = arms(&[(0.0, 0.2, 0, 0.0), (0.0, 0.8, 10, -1.0)]);
-        assert_eq!(puct(&visited, 1.0), 0);
+        assert_eq!(puct(&visited, 1.0), 0.0);
+    }
+
+    /// A node's arms, root noise, value and wanted visits.
+    type Node = (Arms<f32>, Lanes<f32>, f32, f32);
+
+    #[test]
+    fn trees_choose_as_each_tree_alone() {
+        // Nodes of every kind (few and many children, unvisited and
+        // visited, values of both signs), in the lanes of `Trees`: each
+        // lane's choices and policies are those of its node alone, bit for
+        // bit.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let g = Gumbel::default();
+        for _ in 0..200 {
+            let mut nodes = Vec::new();
+            for _ in 0..TREES {
+                let legal = (next() % 63 + 1) as u8;
+                let mut a = Arms::new(legal);
+                let mut x = [0.0f32; LANES];
+                for l in x.iter_mut() {
+                    *l = (next() % 2000) as f32 / 500.0 - 2.0;
+                }
+                a.prior = softmax(&mut x, &a.pad);
+                for i in 0..6 {
+                    if legal >> i & 1 == 1 {
+                        a.logit[i] = x[i];
+                        a.visits[i] = (next() % 4) as f32;
+                        if a.visits[i] > 0.0 {
+                            a.q[i] = (next() % 200) as f32 / 100.0 - 1.0;
+                        }
+                    }
+                }
+                let gumbel = [0; LANES].map(|_| (next() % 300) as f32 / 100.0 - 1.0);
+                let raw = (next() % 200) as f32 / 100.0 - 1.0;
+                let wanted = (next() % 3) as f32;
+                nodes.push((a, gumbel, raw, wanted));
+            }
+            let lanes = |f: &dyn Fn(&Node) -> f32| Trees(std::array::from_fn(|k| f(&nodes[k])));
+            let by_lane = |f: &dyn Fn(&Arms<f32>) -> Lanes<f32>| {
+                std::array::from_fn(|i| lanes(&|n| f(&n.0)[i]))
+            };
+            let wide = Arms {
+                pad: by_lane(&|a| a.pad),
+                first: lanes(&|n| n.0.first),
+                logit: by_lane(&|a| a.logit),
+                prior: by_lane(&|a| a.prior),
+                visits: by_lane(&|a| a.visits),
+                q: by_lane(&|a| a.q),
+            };
+            let gumbel = std::array::from_fn(|i| lanes(&|n| n.1[i]));
+            let (raw, wanted) = (lanes(&|n| n.2), lanes(&|n| n.3));
+            let chosen = [
+                puct(&wide, 1.25),
+                gumbel_interior(&wide, raw, &g),
+                gumbel_root(&wide, &gumbel, raw, &g, wanted),
+            ];
+            let pi = improved_policy(&wide, raw, &g);
+            for (k, (a, gumbel, raw, wanted)) in nodes.iter().enumerate() {
+                let alone = [
+                    puct(a, 1.25),
+                    gumbel_interior(a, *raw, &g),
+                    gumbel_root(a, gumbel, *raw, &g, *wanted),
+                ];
+                for (c, want) in chosen.iter().zip(alone) {
+                    assert_eq!(c.0[k], want);
+                }
+                let pi_alone = improved_policy(a, *raw, &g);
+                for i in 0..LANES {
+                    assert_eq!(pi[i].0[k].to_bits(), pi_alone[i].to_bits());
+                }
+            }
+        }
     }
 }

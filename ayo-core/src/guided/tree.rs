@@ -6,7 +6,7 @@ use rand::{Rng as _, SeedableRng};
 
 use super::noise::{dirichlet, gumbel};
 use super::rounds::{run_rounds, Answers, Rounds};
-use super::select::{self, Arms, LANES};
+use super::select::{self, Arms, Num, Trees, LANES, PADDING, TREES};
 use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
 };
@@ -98,7 +98,7 @@ impl Node {
         let mut x = self.logit;
         // The logits become relative to the largest (the illegal ones minus
         // infinity, then 0).
-        self.prior = select::softmax(&mut x, self.legal);
+        self.prior = select::softmax(&mut x, &PADDING[usize::from(self.legal)]);
         for (l, x) in self.logit.iter_mut().zip(x) {
             *l = if x == f32::NEG_INFINITY { 0.0 } else { x };
         }
@@ -145,6 +145,22 @@ fn sign(player: Player) -> f32 {
         Player::North => -1.0,
     }
 }
+
+/// The edges of a node (or of one node a tree, in [`Trees`]) as selection
+/// sees them, made from `arms` holding the edges' value sums (for South)
+/// in `q`: each edge's mean value from the point of view of the player to
+/// move (`sign` of [`sign`]; 0 for an edge without visits, whose value sum
+/// is 0).
+#[inline(always)]
+fn arms_of<V: Num>(arms: Arms<V>, sign: V) -> Arms<V> {
+    Arms {
+        q: select::each(|i| sign * arms.q[i] / arms.visits[i].max(V::splat(1.0))),
+        ..arms
+    }
+}
+
+/// No leaf: [`GuidedSearch::leaf_of`] of a tree that hands out none.
+const NO_LEAF: u32 = u32::MAX;
 
 /// One game's tree. The game itself (with the repetition window the tree's
 /// ends ask) is kept apart, in `GuidedSearch::roots`, so that a round's
@@ -194,15 +210,23 @@ pub struct GuidedSearch {
     /// Sequential halving's visit counts by simulation, for 1..=6
     /// considered actions (row `m - 1`), under Gumbel search.
     considered: Vec<u32>,
-    /// The edges from the root to the node being reached ([`taken`]), for
-    /// the tree being advanced.
-    line: Vec<u32>,
-    /// The leaves handed out this round: their trees, their nodes, and the
-    /// end of each one's line in `lines` (the lines, one after another).
+    /// Each tree's line: the edges from its root to the node its
+    /// simulation stands on ([`taken`]), tree `i`'s from `lines[i ·
+    /// (simulations + 1)]`, `line_len[i]` of them; and that node, `at[i]`.
+    lines: Vec<u32>,
+    line_len: Vec<u32>,
+    at: Vec<u32>,
+    /// The trees walking down in a round: those to step, and those that
+    /// select next, at their root and inside the tree.
+    walking: Vec<u32>,
+    at_root: Vec<u32>,
+    inside: Vec<u32>,
+    /// The leaf each tree hands out this round ([`NO_LEAF`]: none).
+    leaf_of: Vec<u32>,
+    /// The leaves handed out this round: their trees and their nodes, in
+    /// the trees' order.
     rows: Vec<u32>,
     leaves: Vec<u32>,
-    line_ends: Vec<u32>,
-    lines: Vec<u32>,
     /// The observations and masks of `ask` (`ask_into` writes the caller's).
     obs: Vec<f32>,
     mask: Vec<bool>,
@@ -243,11 +267,15 @@ impl GuidedSearch {
             roots: Vec::new(),
             len: 0,
             considered: Vec::new(),
-            line: Vec::new(),
+            lines: Vec::new(),
+            line_len: Vec::new(),
+            at: Vec::new(),
+            walking: Vec::new(),
+            at_root: Vec::new(),
+            inside: Vec::new(),
+            leaf_of: Vec::new(),
             rows: Vec::new(),
             leaves: Vec::new(),
-            line_ends: Vec::new(),
-            lines: Vec::new(),
             obs: Vec::new(),
             mask: Vec::new(),
             answers: Answers::default(),
@@ -321,12 +349,30 @@ impl GuidedSearch {
             try_grow_exact(&mut self.trees[i].nodes, sims + 1, "a guided search's tree")?;
         }
         // A line holds at most a node a simulation.
-        try_grow_exact(&mut self.line, sims + 1, "a guided search's line")?;
         let lines = games.saturating_mul(sims + 1);
         try_grow_exact(&mut self.lines, lines, "a round's lines")?;
-        try_grow_exact(&mut self.rows, games, "a round's leaves")?;
-        try_grow_exact(&mut self.leaves, games, "a round's leaves")?;
-        try_grow_exact(&mut self.line_ends, games, "a round's leaves")?;
+        for (v, what) in [
+            (&mut self.line_len, "a round's lines"),
+            (&mut self.at, "a round's walks"),
+            (&mut self.walking, "a round's walks"),
+            (&mut self.at_root, "a round's walks"),
+            (&mut self.inside, "a round's walks"),
+            (&mut self.leaf_of, "a round's leaves"),
+            (&mut self.rows, "a round's leaves"),
+            (&mut self.leaves, "a round's leaves"),
+        ] {
+            try_grow_exact(v, games, what)?;
+        }
+        // Within the room just reserved: no reallocation.
+        if self.lines.len() < lines {
+            self.lines.resize(lines, 0);
+        }
+        for v in [&mut self.line_len, &mut self.at, &mut self.leaf_of] {
+            if v.len() < games {
+                v.resize(games, 0);
+            }
+        }
+        self.leaf_of.fill(NO_LEAF);
         try_grow_exact(&mut self.obs, games * OBS, "a round's observations")?;
         try_grow_exact(&mut self.mask, games * ACTIONS, "a round's masks")?;
         try_grow_exact(
@@ -392,8 +438,6 @@ impl GuidedSearch {
     fn clear_round(&mut self) {
         self.rows.clear();
         self.leaves.clear();
-        self.line_ends.clear();
-        self.lines.clear();
     }
 
     /// Whether every tree has run its simulations.
@@ -441,32 +485,72 @@ impl GuidedSearch {
     }
 
     /// The body of [`GuidedSearch::ask_into`], compiled for the CPU's
-    /// kernel ([`AskRound`]).
+    /// kernel ([`AskRound`]). Every tree's simulation walks down level by
+    /// level: at each level the trees standing on an expanded node select
+    /// together, [`TREES`] at a time ([`GuidedSearch::select_in`]), and
+    /// each steps down its chosen edge; a tree reaching a node not yet
+    /// evaluated hands it out, or scores the game end there and begins its
+    /// next simulation. The leaves are written in the trees' order.
     #[inline(always)]
     fn ask_trees(&mut self, obs: &mut [f32], mask: &mut [bool]) {
+        self.walking.clear();
         for i in 0..self.len {
-            if self.trees[i].done {
+            if !self.trees[i].done {
+                self.walking.push(i as u32);
+            }
+        }
+        let mut first = true;
+        while !self.walking.is_empty() {
+            self.at_root.clear();
+            self.inside.clear();
+            for w in 0..self.walking.len() {
+                let i = self.walking[w] as usize;
+                // Until the tree stands on an expanded node, hands out a
+                // leaf or has run its simulations.
+                let mut begin = first;
+                loop {
+                    if begin && !self.begin(i) {
+                        self.finish(i);
+                        break;
+                    }
+                    let node = self.at[i];
+                    let n = &mut self.trees[i].nodes[node as usize];
+                    if n.state == State::Expanded {
+                        n.set_priors();
+                        match node {
+                            0 => self.at_root.push(i as u32),
+                            _ => self.inside.push(i as u32),
+                        }
+                        break;
+                    }
+                    if self.reach_leaf(i) {
+                        self.leaf_of[i] = node;
+                        break;
+                    }
+                    begin = true;
+                }
+            }
+            first = false;
+            self.walking.clear();
+            self.select_in(true);
+            self.select_in(false);
+        }
+        for i in 0..self.len {
+            let leaf = self.leaf_of[i];
+            if leaf == NO_LEAF {
                 continue;
             }
-            match self.advance(i) {
-                Some(leaf) => {
-                    let r = self.rows.len();
-                    let node = &self.trees[i].nodes[leaf as usize];
-                    write_view(
-                        &node.pos.view(node.pos.to_move()),
-                        &mut obs[r * OBS..(r + 1) * OBS],
-                    );
-                    mask[r * ACTIONS..(r + 1) * ACTIONS]
-                        .copy_from_slice(&MASK_BOOL[usize::from(node.legal)]);
-                    self.rows.push(i as u32);
-                    self.leaves.push(leaf);
-                    // Within the room `prepare` reserved: a line is at most
-                    // a node a simulation.
-                    self.lines.extend_from_slice(&self.line);
-                    self.line_ends.push(self.lines.len() as u32);
-                }
-                None => self.finish(i),
-            }
+            self.leaf_of[i] = NO_LEAF;
+            let r = self.rows.len();
+            let node = &self.trees[i].nodes[leaf as usize];
+            write_view(
+                &node.pos.view(node.pos.to_move()),
+                &mut obs[r * OBS..(r + 1) * OBS],
+            );
+            mask[r * ACTIONS..(r + 1) * ACTIONS]
+                .copy_from_slice(&MASK_BOOL[usize::from(node.legal)]);
+            self.rows.push(i as u32);
+            self.leaves.push(leaf);
         }
     }
 
@@ -571,75 +655,185 @@ impl GuidedSearch {
         }
     }
 
-    /// Runs tree `i`'s simulations until one reaches a leaf for the network
-    /// (returned, its edges made, pending; its line in `self.line`) or the
-    /// simulations are spent (`None`). Game ends are scored and backed up
-    /// here.
+    /// Where tree `i`'s line starts in `lines`.
+    fn line_start(&self, i: usize) -> usize {
+        i * (self.opts.simulations as usize + 1)
+    }
+
+    /// Begins tree `i`'s next simulation at its root; false when it has run
+    /// them all (and its root is evaluated).
     #[inline(always)]
-    fn advance(&mut self, i: usize) -> Option<u32> {
+    fn begin(&mut self, i: usize) -> bool {
+        let t = &self.trees[i];
+        if t.sims >= self.opts.simulations && t.nodes[0].state != State::New {
+            return false;
+        }
+        self.at[i] = 0;
+        self.line_len[i] = 0;
+        true
+    }
+
+    /// Tree `i`'s simulation at a node that is not expanded: a game end,
+    /// scored and backed up (false), or a leaf for the network, its edges
+    /// made, pending (true).
+    #[inline(always)]
+    fn reach_leaf(&mut self, i: usize) -> bool {
         let opts = self.opts;
-        let considered = &self.considered;
-        let line = &mut self.line;
+        let start = self.line_start(i);
+        let line = &self.lines[start..start + self.line_len[i] as usize];
         let root = &self.roots[i];
         let t = &mut self.trees[i];
         let rules = t.rules;
-        loop {
-            let root_new = t.nodes[0].state == State::New;
-            if t.sims >= opts.simulations && !root_new {
-                return None;
-            }
-            line.clear();
-            let mut node = 0u32;
-            while t.nodes[node as usize].state == State::Expanded {
-                let a = t.select(node, &opts, considered);
-                line.push(taken(node, a));
-                node = match t.nodes[node as usize].to[a] {
-                    0 => t.reach(node, a),
-                    next => next,
-                };
-            }
-            let n = &t.nodes[node as usize];
-            let (pos, state, raw_value) = (n.pos, n.state, n.raw_value);
-            if state == State::Terminal {
-                t.backup(line, raw_value, pos.to_move());
-                t.sims += 1;
-                continue;
-            }
-            // A pending or expanded node ends no line: one leaf a tree a
-            // round, told before the next round.
-            debug_assert_eq!(state, State::New);
-            let legal = pos.legal_actions(&rules);
-            // The root's game is not over (`start` checked).
-            let end = if node == 0 {
-                None
-            } else {
-                let nodes = &t.nodes;
-                let repeated = || {
-                    rules.repetition() == Repetition::OwnSide && {
-                        let earlier = line.iter().map(|&e| nodes[untaken(e).0].pos.packed());
-                        let p = pos;
-                        repeats_in_line(&p, earlier, |_| {
-                            root.window()
-                                .holds(&rules, key_of(p.board_key()), || p.packed())
-                        })
-                    }
-                };
-                end_reason(&rules, &pos, true, repeated, || legal == 0)
-            };
-            let m = &mut t.nodes[node as usize];
-            if let Some(reason) = end {
-                let o = pos.final_outcome(&rules, reason);
-                let v = end_value(opts.values, &rules, &o, pos.to_move());
-                m.state = State::Terminal;
-                m.raw_value = v;
-                t.backup(line, v, pos.to_move());
-                t.sims += 1;
-                continue;
-            }
-            m.legal = legal;
-            m.state = State::Pending;
-            return Some(node);
+        let node = self.at[i];
+        let n = &t.nodes[node as usize];
+        let (pos, state, raw_value) = (n.pos, n.state, n.raw_value);
+        if state == State::Terminal {
+            t.backup(line, raw_value, pos.to_move());
+            t.sims += 1;
+            return false;
         }
+        // A pending or expanded node ends no line: one leaf a tree a
+        // round, told before the next round.
+        debug_assert_eq!(state, State::New);
+        let legal = pos.legal_actions(&rules);
+        // The root's game is not over (`start` checked).
+        let end = if node == 0 {
+            None
+        } else {
+            let nodes = &t.nodes;
+            let repeated = || {
+                rules.repetition() == Repetition::OwnSide && {
+                    let earlier = line.iter().map(|&e| nodes[untaken(e).0].pos.packed());
+                    let p = pos;
+                    repeats_in_line(&p, earlier, |_| {
+                        root.window()
+                            .holds(&rules, key_of(p.board_key()), || p.packed())
+                    })
+                }
+            };
+            end_reason(&rules, &pos, true, repeated, || legal == 0)
+        };
+        let m = &mut t.nodes[node as usize];
+        if let Some(reason) = end {
+            let o = pos.final_outcome(&rules, reason);
+            let v = end_value(opts.values, &rules, &o, pos.to_move());
+            m.state = State::Terminal;
+            m.raw_value = v;
+            t.backup(line, v, pos.to_move());
+            t.sims += 1;
+            return false;
+        }
+        m.legal = legal;
+        m.state = State::Pending;
+        true
+    }
+
+    /// The trees of `at_root` (or of `inside`) select an edge at the
+    /// expanded node they stand on, [`TREES`] at a time, and step down it
+    /// (into `walking`).
+    #[inline(always)]
+    fn select_in(&mut self, root: bool) {
+        let list = std::mem::take(if root {
+            &mut self.at_root
+        } else {
+            &mut self.inside
+        });
+        for chunk in list.chunks(TREES) {
+            let chosen = self.choose(chunk, root);
+            for (&i, a) in chunk.iter().zip(chosen.0) {
+                self.step(i as usize, a as usize);
+            }
+        }
+        if root {
+            self.at_root = list;
+        } else {
+            self.inside = list;
+        }
+    }
+
+    /// The edges the trees of `chunk` (1 to [`TREES`] of them; the last
+    /// stands in for the missing) take at the nodes they stand on, at their
+    /// roots if `root`: each node's lanes gathered into a lane of
+    /// [`Trees`] and the selection run on them all at once.
+    #[inline(always)]
+    // Lanes of the nodes and of the trees indexed side by side.
+    #[allow(clippy::needless_range_loop)]
+    fn choose(&self, chunk: &[u32], root: bool) -> Trees {
+        let mut nodes = [&self.trees[0].nodes[0]; TREES];
+        for (k, n) in nodes.iter_mut().enumerate() {
+            let i = chunk[k.min(chunk.len() - 1)] as usize;
+            *n = &self.trees[i].nodes[self.at[i] as usize];
+        }
+        // Lane `a` of every node, a vector at a time; lanes 6 and 7 are
+        // padding, as they were made.
+        let mut arms = Arms {
+            pad: [Trees::splat(f32::INFINITY); LANES],
+            first: Trees::splat(0.0),
+            logit: [Trees::splat(0.0); LANES],
+            prior: [Trees::splat(0.0); LANES],
+            visits: [Trees::splat(0.0); LANES],
+            q: [Trees::splat(0.0); LANES],
+        };
+        let mut signs = Trees::splat(0.0);
+        let mut raw = Trees::splat(0.0);
+        for k in 0..TREES {
+            let n = nodes[k];
+            arms.first.0[k] = n.legal.trailing_zeros() as f32;
+            signs.0[k] = sign(n.pos.to_move());
+            raw.0[k] = n.raw_value;
+        }
+        for k in 0..TREES {
+            let n = nodes[k];
+            let pad = &PADDING[usize::from(n.legal)];
+            for a in 0..ACTIONS {
+                arms.pad[a].0[k] = pad[a];
+                arms.logit[a].0[k] = n.logit[a];
+                arms.prior[a].0[k] = n.prior[a];
+                // Far below `i32::MAX` (a tree's nodes are bounded): the
+                // conversion from `i32` is one vector instruction.
+                arms.visits[a].0[k] = n.visits[a] as i32 as f32;
+                arms.q[a].0[k] = n.value_sum[a];
+            }
+        }
+        let arms = arms_of(arms, signs);
+        match self.opts.selection {
+            Selection::Puct(p) => select::puct(&arms, p.c_puct),
+            Selection::Gumbel(g) if root => {
+                let sims = self.opts.simulations as usize;
+                let mut gumbel = [Trees::splat(0.0); LANES];
+                let mut wanted = Trees::splat(0.0);
+                for k in 0..TREES {
+                    let i = chunk[k.min(chunk.len() - 1)] as usize;
+                    let t = &self.trees[i];
+                    let m = t.nodes[0].count().min(usize::from(g.max_considered));
+                    let j = (t.root_visits as usize).saturating_sub(1).min(sims - 1);
+                    wanted.0[k] = self.considered[(m - 1) * sims + j] as f32;
+                    for a in 0..ACTIONS {
+                        gumbel[a].0[k] = t.gumbel[a];
+                    }
+                }
+                select::gumbel_root(&arms, &gumbel, raw, &g, wanted)
+            }
+            Selection::Gumbel(g) => select::gumbel_interior(&arms, raw, &g),
+        }
+    }
+
+    /// Tree `i` takes edge `a` of the node it stands on: onto its line, and
+    /// down to the node it leads to (its move played, the first time).
+    #[inline(always)]
+    fn step(&mut self, i: usize, a: usize) {
+        let node = self.at[i];
+        let len = self.line_len[i] as usize;
+        // A line is at most a node a simulation: within its room.
+        let start = self.line_start(i);
+        self.lines[start + len] = taken(node, a);
+        self.line_len[i] += 1;
+        let t = &mut self.trees[i];
+        self.at[i] = match t.nodes[node as usize].to[a] {
+            0 => t.reach(node, a),
+            next => next,
+        };
+        self.walking.push(i as u32);
     }
 
     /// Sets the priors of row `r`'s pending leaf from `logits` and backs up
@@ -647,14 +841,11 @@ impl GuidedSearch {
     #[inline(always)]
     fn expand(&mut self, r: usize, logits: &[f32], value: f32) {
         let opts = self.opts;
-        let t = &mut self.trees[self.rows[r] as usize];
+        let i = self.rows[r] as usize;
+        let start = self.line_start(i);
+        let line = &self.lines[start..start + self.line_len[i] as usize];
+        let t = &mut self.trees[i];
         let leaf = self.leaves[r] as usize;
-        let start = if r == 0 {
-            0
-        } else {
-            self.line_ends[r - 1] as usize
-        };
-        let line = &self.lines[start..self.line_ends[r] as usize];
         let node = &mut t.nodes[leaf];
         let count = node.count();
         // Kept as told, in the legal lanes (the others may be anything).
@@ -753,8 +944,8 @@ impl GuidedSearch {
             Selection::Gumbel(g) => {
                 let pi = select::improved_policy(&arms, root_raw, &g);
                 r.policy.copy_from_slice(&pi[..ACTIONS]);
-                let most = arms.visits.iter().copied().fold(0.0, f32::max) as u32;
-                select::gumbel_root(&arms, &t.gumbel, root_raw, &g, most)
+                let most = arms.visits.iter().copied().fold(0.0, f32::max);
+                select::gumbel_root(&arms, &t.gumbel, root_raw, &g, most) as usize
             }
         };
         r.action = chosen as u8;
@@ -766,40 +957,21 @@ impl GuidedSearch {
 impl Tree {
     /// The edges of `node` as selection sees them, from the point of view
     /// of its player to move.
-    #[inline(always)]
-    fn arms(&self, node: u32) -> Arms {
+    fn arms(&self, node: u32) -> Arms<f32> {
         let n = &self.nodes[node as usize];
-        let s = sign(n.pos.to_move());
-        let mut arms = Arms::new(n.legal);
-        arms.logit = n.logit;
-        arms.prior = n.prior;
-        for i in 0..LANES {
-            // Far below `i32::MAX` (a tree's nodes are bounded): the
-            // conversion from `i32` is one vector instruction.
-            arms.visits[i] = n.visits[i] as i32 as f32;
-            // An edge without visits has a value sum of 0: its Q is 0.
-            arms.q[i] = s * n.value_sum[i] / select::max(arms.visits[i], 1.0);
+        let mut visits = [0.0; LANES];
+        for (v, &n) in visits.iter_mut().zip(&n.visits) {
+            *v = n as i32 as f32;
         }
-        arms
-    }
-
-    /// The edge (its action) of expanded `node` a simulation takes.
-    #[inline(always)]
-    fn select(&mut self, node: u32, opts: &SearchOptions, considered: &[u32]) -> usize {
-        self.nodes[node as usize].set_priors();
-        let n = &self.nodes[node as usize];
-        let arms = self.arms(node);
-        match opts.selection {
-            Selection::Puct(p) => select::puct(&arms, p.c_puct),
-            Selection::Gumbel(g) if node == 0 => {
-                let sims = opts.simulations as usize;
-                let m = n.count().min(usize::from(g.max_considered));
-                let k = (self.root_visits as usize).saturating_sub(1).min(sims - 1);
-                let visit = considered[(m - 1) * sims + k];
-                select::gumbel_root(&arms, &self.gumbel, n.raw_value, &g, visit)
-            }
-            Selection::Gumbel(g) => select::gumbel_interior(&arms, n.raw_value, &g),
-        }
+        let arms = Arms {
+            pad: PADDING[usize::from(n.legal)],
+            first: n.legal.trailing_zeros() as f32,
+            logit: n.logit,
+            prior: n.prior,
+            visits,
+            q: n.value_sum,
+        };
+        arms_of(arms, sign(n.pos.to_move()))
     }
 
     /// The node edge `a` of `node` leads to, reached for the first time:
