@@ -23,8 +23,10 @@ use super::Gumbel;
 /// Lanes of [`Arms`]: six actions, padded to what a vector unit takes.
 pub(crate) const LANES: usize = 8;
 
-/// Trees whose nodes one selection takes at once ([`Trees`]).
-pub(crate) const TREES: usize = 16;
+/// Trees whose nodes one selection takes at once ([`Trees`]): one 16-byte
+/// vector (wider ones measured slower: each formula holds many lanes of
+/// them at once, and wider ones leave the registers).
+pub(crate) const TREES: usize = 4;
 
 /// The numbers the formulas run on: `f32`, or [`Trees`], a number a tree.
 /// The comparisons are the plain ones: the search's numbers are never NaN.
@@ -88,7 +90,7 @@ impl Num for f32 {
 /// A number for each of [`TREES`] trees: every operation a plain loop over
 /// them, which the compiler makes one or two vector instructions.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C, align(64))]
+#[repr(C, align(16))]
 pub(crate) struct Trees(pub [f32; TREES]);
 
 impl Trees {
