@@ -154,7 +154,7 @@ fn sign(player: Player) -> f32 {
 #[inline(always)]
 fn arms_of<V: Num>(arms: Arms<V>, sign: V) -> Arms<V> {
     Arms {
-        q: select::each(|i| sign * arms.q[i] / arms.visits[i].max(V::splat(1.0))),
+        q: V::each(|i| sign * arms.q[i] / arms.visits[i].max(V::splat(1.0))),
         ..arms
     }
 }
