@@ -595,7 +595,16 @@ impl GuidedSearch {
         if values.len() != n {
             return Err(shape("values", n, values.len()));
         }
+        // Most answers are all in range: checked at once, without a branch a
+        // number, before any leaf is looked at.
+        let values_fine = values
+            .iter()
+            .fold(true, |ok, v| ok & (v.abs() <= 1.0 + 1e-4));
+        let logits_fine = logits.iter().fold(true, |ok, l| ok & l.is_finite());
         for (r, &v) in values.iter().enumerate() {
+            if values_fine && logits_fine {
+                break;
+            }
             if !(v.is_finite() && v.abs() <= 1.0 + 1e-4) {
                 return Err(SearchError::BadNumber {
                     what: "the value".into(),
@@ -849,8 +858,9 @@ impl GuidedSearch {
         let node = &mut t.nodes[leaf];
         let count = node.count();
         // Kept as told, in the legal lanes (the others may be anything).
-        for (a, (l, &told)) in node.logit.iter_mut().zip(logits).enumerate() {
-            *l = if node.legal >> a & 1 == 1 { told } else { 0.0 };
+        let pad = &PADDING[usize::from(node.legal)];
+        for ((l, &told), &pad) in node.logit.iter_mut().zip(logits).zip(pad) {
+            *l = if pad == 0.0 { told } else { 0.0 };
         }
         if leaf == 0 {
             // The root's priors now: its noise is mixed into them.
