@@ -186,6 +186,14 @@ impl Num for Trees {
 /// Lanes of numbers.
 pub(crate) type Lanes<V> = [V; LANES];
 
+/// Lanes that only the six moves' lanes need: `f(0)` to `f(5)`, and 0 in
+/// the two padding lanes, where the value is 0 anyway or never read (a
+/// formula's padding lanes cost as much as its moves' lanes).
+#[inline(always)]
+fn moves<V: Num>(f: impl Fn(usize) -> V) -> Lanes<V> {
+    V::each(|i| if i < 6 { f(i) } else { V::splat(0.0) })
+}
+
 /// What selection reads of a node's children, from the point of view of
 /// the player choosing: the child by action `a` in lane `a`, for the
 /// legal actions; the other lanes zero.
@@ -285,7 +293,7 @@ pub(crate) fn puct<V: Num>(arms: &Arms<V>, c_puct: f32) -> V {
     let sqrt_n = sum(arms.visits).max(V::splat(1.0)).sqrt();
     let c = V::splat(c_puct);
     let one = V::splat(1.0);
-    let score = V::each(|i| arms.q[i] + c * arms.prior[i] * sqrt_n / (one + arms.visits[i]));
+    let score = moves(|i| arms.q[i] + c * arms.prior[i] * sqrt_n / (one + arms.visits[i]));
     argmax(&score, arms)
 }
 
@@ -312,7 +320,8 @@ pub(crate) fn completed_q<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) -> L
     let hi = fold(V::each(|i| out[i] - arms.pad[i]), V::max);
     let scale = (V::splat(g.c_visit) + fold(arms.visits, V::max)) * V::splat(g.c_scale);
     let span = (hi - lo).max(V::splat(1e-8));
-    V::each(|i| scale * (out[i] - lo) / span)
+    // The padding lanes are never read: masked in the softmax, not scored.
+    moves(|i| scale * (out[i] - lo) / span)
 }
 
 /// `softmax` over the legal lanes (`pad` 0; the others 0), leaving `x`
@@ -323,9 +332,10 @@ pub(crate) fn softmax<V: Num>(x: &mut Lanes<V>, pad: &Lanes<V>) -> Lanes<V> {
     let kept = V::each(|i| pad[i].if_eq(zero, x[i], none));
     let m = fold(kept, V::max);
     *x = V::each(|i| kept[i] - m);
-    let e = V::each(|i| x[i].exp());
+    // The padding lanes are minus infinity: their exponentials are 0.
+    let e = moves(|i| x[i].exp());
     let total = sum(e);
-    V::each(|i| e[i] / total)
+    moves(|i| e[i] / total)
 }
 
 /// The improved policy `softmax(logits + σ(completed Q))`.
@@ -372,7 +382,7 @@ pub(crate) fn gumbel_interior<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) 
     let total = sum(arms.visits);
     let pi = improved_policy(arms, raw_value, g);
     let one = V::splat(1.0);
-    let score = V::each(|i| pi[i] - arms.visits[i] / (one + total));
+    let score = moves(|i| pi[i] - arms.visits[i] / (one + total));
     argmax(&score, arms)
 }
 
@@ -388,7 +398,7 @@ pub(crate) fn gumbel_root<V: Num>(
     considered_visit: V,
 ) -> V {
     let q = completed_q(arms, raw_value, g);
-    let score = V::each(|i| {
+    let score = moves(|i| {
         arms.visits[i].if_eq(
             considered_visit,
             (gumbel[i] + arms.logit[i] + q[i]).max(V::splat(-1e9)),

@@ -154,7 +154,15 @@ fn sign(player: Player) -> f32 {
 #[inline(always)]
 fn arms_of<V: Num>(arms: Arms<V>, sign: V) -> Arms<V> {
     Arms {
-        q: V::each(|i| sign * arms.q[i] / arms.visits[i].max(V::splat(1.0))),
+        // The padding lanes' value sums and visits are 0: their Q is the
+        // sign times 0.
+        q: V::each(|i| {
+            if i < ACTIONS {
+                sign * arms.q[i] / arms.visits[i].max(V::splat(1.0))
+            } else {
+                sign * arms.q[i]
+            }
+        }),
         ..arms
     }
 }
