@@ -998,7 +998,7 @@ impl Tree {
     fn reach(&mut self, node: u32, a: usize) -> u32 {
         let n = &self.nodes[node as usize];
         let mv = n.pos.move_for_action(a as u8).expect("a legal action");
-        let pos = n.pos.play_unchecked(&self.rules, mv);
+        let pos = n.pos.play_unchecked_inline(&self.rules, mv);
         let next = self.nodes.len() as u32;
         // Within the room `prepare` reserved: a node a simulation.
         debug_assert!(self.nodes.len() < self.nodes.capacity());

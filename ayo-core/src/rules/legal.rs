@@ -343,6 +343,17 @@ impl Position {
         self.try_play_unchecked(rules, mv).unwrap_or(*self)
     }
 
+    /// [`Position::play_unchecked`] with the sowing compiled into the caller
+    /// (the family dispatched here): for a hot loop, which then neither
+    /// calls nor gets the position back through memory.
+    #[inline(always)]
+    pub(crate) fn play_unchecked_inline(&self, rules: &Rules, mv: Move) -> Position {
+        debug_assert!(self.to_move().owns(mv.pit()) && self.seeds(mv.pit()) > 0);
+        with_family!(rules, |RELAY, CAP| self
+            .sown_mode::<RELAY, CAP>(rules, mv.pit()))
+        .unwrap_or(*self)
+    }
+
     /// Plays `mv` checking only for an endless relay (`None`); no feeding or
     /// game-over checks. `mv` must be a non-empty pit of the player to move.
     #[inline]
