@@ -220,19 +220,29 @@ def mctx_search(method: str, dynamics: str, batch: int, simulations: int) -> Cal
     return lambda: search(state, key)
 
 
+#: ayo's rows' dynamics: its own rules engine, on the JAX Oware's rule set.
+AYO_DYNAMICS = "ayo, same rules"
+
+
 def ayo_search(batch: int, simulations: int, method: str) -> Callable[[], Any] | None:
     """ayo's batched guided search (``ayo.GuidedSearch``) with the same trivial
-    evaluator: every game of the batch at Oware's start, as mctx's roots;
+    evaluator: every game of the batch at Oware's start, as mctx's roots,
+    under the rules the JAX Oware plays (no repetition rule, the move limit
+    of 200 moves without a capture), so that both search the same game;
     a fresh search a call, as each mctx call searches afresh (one
     ``GuidedSearch``, as a self-play loop keeps one: its memory is reserved
     by the first, untimed call). None where this ayo has no guided search."""
     if not hasattr(ayo, "GuidedSearch"):
         return None
-    games = [ayo.Game("oware") for _ in range(batch)]
+    games = [ayo.Game(jax_oware.Oware().rules) for _ in range(batch)]
+    # The trivial network's answer, made once: a round's is its first rows
+    # (views, no copy), as mctx's trivial evaluator costs nothing in its
+    # compiled loop. ayo only reads them.
+    logits, values = np.zeros((batch, 6), np.float32), np.zeros(batch, np.float32)
 
     def evaluate(observations: Any, masks: Any) -> tuple[np.ndarray, np.ndarray]:
         n = len(masks)
-        return np.zeros((n, 6), np.float32), np.zeros(n, np.float32)
+        return logits[:n], values[:n]
 
     searcher = ayo.GuidedSearch(simulations, method="gumbel" if method == "gumbel" else "puct")
     return lambda: searcher.run(games, evaluate)
@@ -420,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 (a, a_share), (b, b_share), r = timed_pair(ours, theirs, repeats)
                 rows.append(Row(engine, method, step, batch, sims, b, cpu_share=b_share))
-                rows.append(Row("ayo", method, "ayo oware", batch, sims, a, cpu_share=a_share))
+                rows.append(Row("ayo", method, AYO_DYNAMICS, batch, sims, a, cpu_share=a_share))
                 ratios.append(
                     f"| {method} | {batch} | {sims} | {statistics.median(r):.2f} "
                     f"| {min(r):.2f} to {max(r):.2f} |"
@@ -435,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
             Row(
                 "ayo",
                 "puct, gumbel",
-                "ayo oware",
+                AYO_DYNAMICS,
                 0,
                 0,
                 None,

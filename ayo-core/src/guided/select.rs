@@ -20,6 +20,86 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use super::Gumbel;
 
+/// The eight lanes `[e; i = 0..8]`, written out with `i` a constant in each:
+/// straight-line code, with no closure for the compiler to decline to
+/// inline (and no loop over lanes of [`Trees`] for it to vectorise across
+/// them, with scatters, where each lane's numbers are the vector).
+macro_rules! lanes {
+    ($i:ident => $e:expr) => {
+        [
+            {
+                let $i = 0;
+                $e
+            },
+            {
+                let $i = 1;
+                $e
+            },
+            {
+                let $i = 2;
+                $e
+            },
+            {
+                let $i = 3;
+                $e
+            },
+            {
+                let $i = 4;
+                $e
+            },
+            {
+                let $i = 5;
+                $e
+            },
+            {
+                let $i = 6;
+                $e
+            },
+            {
+                let $i = 7;
+                $e
+            },
+        ]
+    };
+}
+pub(crate) use lanes;
+
+/// [`lanes!`] for lanes that only the six moves' lanes need: 0 in the two
+/// padding lanes, where the value is 0 anyway or never read (a formula's
+/// padding lanes cost as much as its moves' lanes).
+macro_rules! moves {
+    ($i:ident => $e:expr) => {
+        [
+            {
+                let $i = 0;
+                $e
+            },
+            {
+                let $i = 1;
+                $e
+            },
+            {
+                let $i = 2;
+                $e
+            },
+            {
+                let $i = 3;
+                $e
+            },
+            {
+                let $i = 4;
+                $e
+            },
+            {
+                let $i = 5;
+                $e
+            },
+            Num::splat(0.0),
+            Num::splat(0.0),
+        ]
+    };
+}
+
 /// Lanes of [`Arms`]: six actions, padded to what a vector unit takes.
 pub(crate) const LANES: usize = 8;
 
@@ -43,11 +123,6 @@ pub(crate) trait Num:
     fn sqrt(self) -> Self;
     /// [`exp`], tree by tree.
     fn exp(self) -> Self;
-    /// The lanes `f(0)` to `f(7)`: for `f32` a loop, which the compiler
-    /// vectorises across the lanes; for [`Trees`] written out, as each
-    /// lane is a vector already (a loop would be vectorised across the
-    /// lanes, with scatters).
-    fn each(f: impl Fn(usize) -> Self) -> Lanes<Self>;
 
     /// The larger: one vector instruction, where `f32::max`'s NaN rule is four.
     #[inline(always)]
@@ -89,14 +164,6 @@ impl Num for f32 {
     #[inline(always)]
     fn exp(self) -> f32 {
         exp(self)
-    }
-    #[inline(always)]
-    fn each(f: impl Fn(usize) -> f32) -> Lanes<f32> {
-        let mut out = [0.0; LANES];
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = f(i);
-        }
-        out
     }
 }
 
@@ -177,22 +244,10 @@ impl Num for Trees {
     fn exp(self) -> Trees {
         self.map(exp)
     }
-    #[inline(always)]
-    fn each(f: impl Fn(usize) -> Trees) -> Lanes<Trees> {
-        [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)]
-    }
 }
 
 /// Lanes of numbers.
 pub(crate) type Lanes<V> = [V; LANES];
-
-/// Lanes that only the six moves' lanes need: `f(0)` to `f(5)`, and 0 in
-/// the two padding lanes, where the value is 0 anyway or never read (a
-/// formula's padding lanes cost as much as its moves' lanes).
-#[inline(always)]
-fn moves<V: Num>(f: impl Fn(usize) -> V) -> Lanes<V> {
-    V::each(|i| if i < 6 { f(i) } else { V::splat(0.0) })
-}
 
 /// What selection reads of a node's children, from the point of view of
 /// the player choosing: the child by action `a` in lane `a`, for the
@@ -254,7 +309,7 @@ impl<V: Num> Arms<V> {
     /// 1 in the lanes of visited children, else 0 (visits are whole numbers).
     #[inline(always)]
     fn visited(&self) -> Lanes<V> {
-        V::each(|i| self.visits[i].min(V::splat(1.0)))
+        lanes!(i => self.visits[i].min(V::splat(1.0)))
     }
 }
 
@@ -293,7 +348,7 @@ pub(crate) fn puct<V: Num>(arms: &Arms<V>, c_puct: f32) -> V {
     let sqrt_n = sum(arms.visits).max(V::splat(1.0)).sqrt();
     let c = V::splat(c_puct);
     let one = V::splat(1.0);
-    let score = moves(|i| arms.q[i] + c * arms.prior[i] * sqrt_n / (one + arms.visits[i]));
+    let score = moves!(i => arms.q[i] + c * arms.prior[i] * sqrt_n / (one + arms.visits[i]));
     argmax(&score, arms)
 }
 
@@ -309,19 +364,19 @@ pub(crate) fn completed_q<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) -> L
     let total = sum(arms.visits);
     let visited = arms.visited();
     // As mctx, the smallest positive float keeps a zero prior usable.
-    let p = V::each(|i| arms.prior[i].max(V::splat(f32::MIN_POSITIVE)) * visited[i]);
-    let pq = V::each(|i| p[i] * arms.q[i]);
+    let p = lanes!(i => arms.prior[i].max(V::splat(f32::MIN_POSITIVE)) * visited[i]);
+    let pq = lanes!(i => p[i] * arms.q[i]);
     let p_sum = sum(p);
     // Where no child is visited the quotient is not a number, and not used.
     let weighted = p_sum.if_gt(zero, sum(pq) / p_sum, zero);
     let mixed = (raw_value + total * weighted) / (total + one);
-    let out = V::each(|i| visited[i] * arms.q[i] + (one - visited[i]) * mixed);
-    let lo = fold(V::each(|i| out[i] + arms.pad[i]), V::min);
-    let hi = fold(V::each(|i| out[i] - arms.pad[i]), V::max);
+    let out = lanes!(i => visited[i] * arms.q[i] + (one - visited[i]) * mixed);
+    let lo = fold(lanes!(i => out[i] + arms.pad[i]), V::min);
+    let hi = fold(lanes!(i => out[i] - arms.pad[i]), V::max);
     let scale = (V::splat(g.c_visit) + fold(arms.visits, V::max)) * V::splat(g.c_scale);
     let span = (hi - lo).max(V::splat(1e-8));
     // The padding lanes are never read: masked in the softmax, not scored.
-    moves(|i| scale * (out[i] - lo) / span)
+    moves!(i => scale * (out[i] - lo) / span)
 }
 
 /// `softmax` over the legal lanes (`pad` 0; the others 0), leaving `x`
@@ -329,20 +384,20 @@ pub(crate) fn completed_q<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) -> L
 #[inline(always)]
 pub(crate) fn softmax<V: Num>(x: &mut Lanes<V>, pad: &Lanes<V>) -> Lanes<V> {
     let (zero, none) = (V::splat(0.0), V::splat(f32::NEG_INFINITY));
-    let kept = V::each(|i| pad[i].if_eq(zero, x[i], none));
+    let kept = lanes!(i => pad[i].if_eq(zero, x[i], none));
     let m = fold(kept, V::max);
-    *x = V::each(|i| kept[i] - m);
+    *x = lanes!(i => kept[i] - m);
     // The padding lanes are minus infinity: their exponentials are 0.
-    let e = moves(|i| x[i].exp());
+    let e = moves!(i => x[i].exp());
     let total = sum(e);
-    moves(|i| e[i] / total)
+    moves!(i => e[i] / total)
 }
 
 /// The improved policy `softmax(logits + σ(completed Q))`.
 #[inline(always)]
 pub(crate) fn improved_policy<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) -> Lanes<V> {
     let q = completed_q(arms, raw_value, g);
-    softmax(&mut V::each(|i| arms.logit[i] + q[i]), &arms.pad)
+    softmax(&mut lanes!(i => arms.logit[i] + q[i]), &arms.pad)
 }
 
 /// `exp(x)` (minus infinity and anything below -87 give 0): Cephes'
@@ -382,7 +437,7 @@ pub(crate) fn gumbel_interior<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) 
     let total = sum(arms.visits);
     let pi = improved_policy(arms, raw_value, g);
     let one = V::splat(1.0);
-    let score = moves(|i| pi[i] - arms.visits[i] / (one + total));
+    let score = moves!(i => pi[i] - arms.visits[i] / (one + total));
     argmax(&score, arms)
 }
 
@@ -398,7 +453,7 @@ pub(crate) fn gumbel_root<V: Num>(
     considered_visit: V,
 ) -> V {
     let q = completed_q(arms, raw_value, g);
-    let score = moves(|i| {
+    let score = moves!(i => {
         arms.visits[i].if_eq(
             considered_visit,
             (gumbel[i] + arms.logit[i] + q[i]).max(V::splat(-1e9)),

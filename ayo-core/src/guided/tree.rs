@@ -6,7 +6,7 @@ use rand::{Rng as _, SeedableRng};
 
 use super::noise::{dirichlet, gumbel};
 use super::rounds::{run_rounds, Answers, Rounds};
-use super::select::{self, Arms, Num, Trees, LANES, PADDING, TREES};
+use super::select::{self, lanes, Arms, Num, Trees, LANES, PADDING, TREES};
 use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
 };
@@ -156,7 +156,7 @@ fn arms_of<V: Num>(arms: Arms<V>, sign: V) -> Arms<V> {
     Arms {
         // The padding lanes' value sums and visits are 0: their Q is the
         // sign times 0.
-        q: V::each(|i| {
+        q: lanes!(i => {
             if i < ACTIONS {
                 sign * arms.q[i] / arms.visits[i].max(V::splat(1.0))
             } else {

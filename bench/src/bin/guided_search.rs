@@ -7,7 +7,7 @@
 //! not counted) and leaves handed out a second.
 //!
 //! ```text
-//! cargo run --release -p ayo-bench --bin guided_search -- [PRESET] [REPEATS] [METHOD BATCH SIMS]
+//! cargo run --release -p ayo-bench --bin guided_search -- [RULES] [REPEATS] [METHOD BATCH SIMS]
 //! ```
 //!
 //! `METHOD BATCH SIMS` (`puct` or `gumbel`, a batch, simulations a move)
@@ -16,13 +16,14 @@
 use std::time::Instant;
 
 use ayo_core::guided::{GuidedSearch, Gumbel, SearchOptions, Selection};
-use ayo_core::{LeanGame, Position, Rules};
+use ayo_core::{LeanGame, Position};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let preset = args.get(1).map_or("oware", String::as_str);
     let repeats: u32 = args.get(2).map_or(Ok(3), |r| r.parse())?;
-    let rules = Rules::preset(preset)?;
+    // A preset, or a rules record (`oware[repetition=off,move_limit=200]`).
+    let rules = ayo_core::record::parse_rules(preset)?;
     let only: Option<(String, usize, u64)> = match args.get(3..6) {
         Some([method, batch, sims]) => Some((method.clone(), batch.parse()?, sims.parse()?)),
         _ => None,
