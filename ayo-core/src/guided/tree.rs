@@ -175,8 +175,9 @@ const NO_LEAF: u32 = u32::MAX;
 /// walk over the trees reads only what it uses.
 struct Tree {
     rules: Rules,
-    /// The positions reached; the root first.
-    nodes: Vec<Node>,
+    /// The positions reached, the root first: the first `len` of its room
+    /// in `GuidedSearch::nodes`.
+    len: u32,
     /// The root's visits (its evaluation and every simulation) and South's
     /// value sum.
     root_visits: u32,
@@ -212,6 +213,8 @@ pub struct GuidedSearch {
     opts: SearchOptions,
     /// The trees (those past `len` kept for their memory).
     trees: Vec<Tree>,
+    /// The trees' nodes: tree `i`'s from `nodes[i · (simulations + 1)]`.
+    nodes: Vec<Node>,
     /// The game at each tree's root, with its repetition window.
     roots: Vec<LeanGame>,
     len: usize,
@@ -272,6 +275,7 @@ impl GuidedSearch {
         Ok(GuidedSearch {
             opts,
             trees: Vec::new(),
+            nodes: Vec::new(),
             roots: Vec::new(),
             len: 0,
             considered: Vec::new(),
@@ -344,7 +348,7 @@ impl GuidedSearch {
                     .push(LeanGame::new(rules, Position::start(&rules)));
                 self.trees.push(Tree {
                     rules,
-                    nodes: Vec::new(),
+                    len: 0,
                     root_visits: 0,
                     root_value_sum: 0.0,
                     sims: 0,
@@ -353,8 +357,15 @@ impl GuidedSearch {
                     done: true,
                 });
             }
-            // The root and a node a simulation.
-            try_grow_exact(&mut self.trees[i].nodes, sims + 1, "a guided search's tree")?;
+        }
+        // Every tree's room in one arena, the root and a node a simulation
+        // each: the trees' nodes side by side in memory.
+        let nodes = games.saturating_mul(sims + 1);
+        try_grow_exact(&mut self.nodes, nodes, "a guided search's trees")?;
+        if self.nodes.len() < nodes {
+            let rules = Rules::default();
+            // Within the room just reserved.
+            self.nodes.resize(nodes, Node::new(Position::start(&rules)));
         }
         // A line holds at most a node a simulation.
         let lines = games.saturating_mul(sims + 1);
@@ -417,8 +428,8 @@ impl GuidedSearch {
                     check_games(std::slice::from_mut(root)).map_err(|_| SearchError::GameOver(i));
             }
             t.rules = *root.rules();
-            t.nodes.clear();
-            t.nodes.push(Node::new(*root.position()));
+            self.nodes[i * (self.opts.simulations as usize + 1)] = Node::new(*root.position());
+            t.len = 1;
             (t.root_visits, t.root_value_sum) = (0, 0.0);
             t.sims = 0;
             t.done = false;
@@ -522,7 +533,8 @@ impl GuidedSearch {
                         break;
                     }
                     let node = self.at[i];
-                    let n = &mut self.trees[i].nodes[node as usize];
+                    let at = self.base(i) + node as usize;
+                    let n = &mut self.nodes[at];
                     if n.state == State::Expanded {
                         n.set_priors();
                         match node {
@@ -550,7 +562,7 @@ impl GuidedSearch {
             }
             self.leaf_of[i] = NO_LEAF;
             let r = self.rows.len();
-            let node = &self.trees[i].nodes[leaf as usize];
+            let node = &self.nodes[self.base(i) + leaf as usize];
             write_view(
                 &node.pos.view(node.pos.to_move()),
                 &mut obs[r * OBS..(r + 1) * OBS],
@@ -621,7 +633,7 @@ impl GuidedSearch {
                     value: v.into(),
                 });
             }
-            let leaf = &self.trees[self.rows[r] as usize].nodes[self.leaves[r] as usize];
+            let leaf = &self.nodes[self.base(self.rows[r] as usize) + self.leaves[r] as usize];
             let row = &logits[r * ACTIONS..(r + 1) * ACTIONS];
             if let Some(a) = actions(leaf.legal).find(|&a| !row[a].is_finite()) {
                 return Err(SearchError::BadNumber {
@@ -672,8 +684,9 @@ impl GuidedSearch {
         }
     }
 
-    /// Where tree `i`'s line starts in `lines`.
-    fn line_start(&self, i: usize) -> usize {
+    /// Where tree `i`'s room starts in `lines` and in `nodes` (a node a
+    /// simulation and the root: a line is at most a node a simulation).
+    fn base(&self, i: usize) -> usize {
         i * (self.opts.simulations as usize + 1)
     }
 
@@ -682,7 +695,7 @@ impl GuidedSearch {
     #[inline(always)]
     fn begin(&mut self, i: usize) -> bool {
         let t = &self.trees[i];
-        if t.sims >= self.opts.simulations && t.nodes[0].state != State::New {
+        if t.sims >= self.opts.simulations && self.nodes[self.base(i)].state != State::New {
             return false;
         }
         self.at[i] = 0;
@@ -696,16 +709,17 @@ impl GuidedSearch {
     #[inline(always)]
     fn reach_leaf(&mut self, i: usize) -> bool {
         let opts = self.opts;
-        let start = self.line_start(i);
+        let start = self.base(i);
         let line = &self.lines[start..start + self.line_len[i] as usize];
         let root = &self.roots[i];
         let t = &mut self.trees[i];
+        let nodes = &mut self.nodes[start..start + self.opts.simulations as usize + 1];
         let rules = t.rules;
         let node = self.at[i];
-        let n = &t.nodes[node as usize];
+        let n = &nodes[node as usize];
         let (pos, state, raw_value) = (n.pos, n.state, n.raw_value);
         if state == State::Terminal {
-            t.backup(line, raw_value, pos.to_move());
+            t.backup(nodes, line, raw_value, pos.to_move());
             t.sims += 1;
             return false;
         }
@@ -717,7 +731,7 @@ impl GuidedSearch {
         let end = if node == 0 {
             None
         } else {
-            let nodes = &t.nodes;
+            let nodes = &*nodes;
             let repeated = || {
                 rules.repetition() == Repetition::OwnSide && {
                     let earlier = line.iter().map(|&e| nodes[untaken(e).0].pos.packed());
@@ -730,13 +744,13 @@ impl GuidedSearch {
             };
             end_reason(&rules, &pos, true, repeated, || legal == 0)
         };
-        let m = &mut t.nodes[node as usize];
+        let m = &mut nodes[node as usize];
         if let Some(reason) = end {
             let o = pos.final_outcome(&rules, reason);
             let v = end_value(opts.values, &rules, &o, pos.to_move());
             m.state = State::Terminal;
             m.raw_value = v;
-            t.backup(line, v, pos.to_move());
+            t.backup(nodes, line, v, pos.to_move());
             t.sims += 1;
             return false;
         }
@@ -776,10 +790,10 @@ impl GuidedSearch {
     // Lanes of the nodes and of the trees indexed side by side.
     #[allow(clippy::needless_range_loop)]
     fn choose(&self, chunk: &[u32], root: bool) -> Trees {
-        let mut nodes = [&self.trees[0].nodes[0]; TREES];
+        let mut nodes = [&self.nodes[0]; TREES];
         for (k, n) in nodes.iter_mut().enumerate() {
             let i = chunk[k.min(chunk.len() - 1)] as usize;
-            *n = &self.trees[i].nodes[self.at[i] as usize];
+            *n = &self.nodes[self.base(i) + self.at[i] as usize];
         }
         // Lane `a` of every node, a vector at a time; lanes 6 and 7 are
         // padding, as they were made.
@@ -822,7 +836,8 @@ impl GuidedSearch {
                 for k in 0..TREES {
                     let i = chunk[k.min(chunk.len() - 1)] as usize;
                     let t = &self.trees[i];
-                    let m = t.nodes[0].count().min(usize::from(g.max_considered));
+                    let m = self.nodes[self.base(i)].count();
+                    let m = m.min(usize::from(g.max_considered));
                     let j = (t.root_visits as usize).saturating_sub(1).min(sims - 1);
                     wanted.0[k] = self.considered[(m - 1) * sims + j] as f32;
                     for a in 0..ACTIONS {
@@ -842,12 +857,13 @@ impl GuidedSearch {
         let node = self.at[i];
         let len = self.line_len[i] as usize;
         // A line is at most a node a simulation: within its room.
-        let start = self.line_start(i);
+        let start = self.base(i);
         self.lines[start + len] = taken(node, a);
         self.line_len[i] += 1;
         let t = &mut self.trees[i];
-        self.at[i] = match t.nodes[node as usize].to[a] {
-            0 => t.reach(node, a),
+        let nodes = &mut self.nodes[start..start + self.opts.simulations as usize + 1];
+        self.at[i] = match nodes[node as usize].to[a] {
+            0 => t.reach(nodes, node, a),
             next => next,
         };
         self.walking.push(i as u32);
@@ -859,11 +875,12 @@ impl GuidedSearch {
     fn expand(&mut self, r: usize, logits: &[f32], value: f32) {
         let opts = self.opts;
         let i = self.rows[r] as usize;
-        let start = self.line_start(i);
+        let start = self.base(i);
         let line = &self.lines[start..start + self.line_len[i] as usize];
         let t = &mut self.trees[i];
+        let nodes = &mut self.nodes[start..start + opts.simulations as usize + 1];
         let leaf = self.leaves[r] as usize;
-        let node = &mut t.nodes[leaf];
+        let node = &mut nodes[leaf];
         let count = node.count();
         // Kept as told, in the legal lanes (the others may be anything).
         let pad = &PADDING[usize::from(node.legal)];
@@ -894,7 +911,7 @@ impl GuidedSearch {
         node.raw_value = value;
         node.state = State::Expanded;
         let mover = node.pos.to_move();
-        t.backup(line, value, mover);
+        t.backup(nodes, line, value, mover);
         if leaf != 0 {
             t.sims += 1;
         }
@@ -905,9 +922,9 @@ impl GuidedSearch {
         let opts = self.opts;
         let t = &mut self.trees[i];
         t.done = true;
-        let root = &t.nodes[0];
+        let root = &self.nodes[i * (opts.simulations as usize + 1)];
         let (root_pos, root_raw, root_legal) = (root.pos, root.raw_value, root.legal);
-        let arms = t.arms(0);
+        let arms = root_arms(root);
         let mut r = SearchResult {
             action: 0,
             policy: [0.0; ACTIONS],
@@ -972,11 +989,10 @@ impl GuidedSearch {
     }
 }
 
-impl Tree {
-    /// The edges of `node` as selection sees them, from the point of view
-    /// of its player to move.
-    fn arms(&self, node: u32) -> Arms<f32> {
-        let n = &self.nodes[node as usize];
+/// The edges of node `n` as selection sees them, from the point of view of
+/// its player to move.
+fn root_arms(n: &Node) -> Arms<f32> {
+    {
         let mut visits = [0.0; LANES];
         for (v, &n) in visits.iter_mut().zip(&n.visits) {
             *v = n as i32 as f32;
@@ -991,31 +1007,35 @@ impl Tree {
         };
         arms_of(arms, sign(n.pos.to_move()))
     }
+}
 
+impl Tree {
     /// The node edge `a` of `node` leads to, reached for the first time:
-    /// its move played (a legal move's sowing ends).
+    /// its move played (a legal move's sowing ends), the tree's next node
+    /// in `nodes` (its room).
     #[inline(always)]
-    fn reach(&mut self, node: u32, a: usize) -> u32 {
-        let n = &self.nodes[node as usize];
+    fn reach(&mut self, nodes: &mut [Node], node: u32, a: usize) -> u32 {
+        let n = &nodes[node as usize];
         let mv = n.pos.move_for_action(a as u8).expect("a legal action");
         let pos = n.pos.play_unchecked_inline(&self.rules, mv);
-        let next = self.nodes.len() as u32;
-        // Within the room `prepare` reserved: a node a simulation.
-        debug_assert!(self.nodes.len() < self.nodes.capacity());
-        self.nodes.push(Node::new(pos));
-        self.nodes[node as usize].to[a] = next;
+        let next = self.len;
+        // Within the room `prepare` made: a node a simulation.
+        nodes[next as usize] = Node::new(pos);
+        self.len += 1;
+        nodes[node as usize].to[a] = next;
         next
     }
 
-    /// Backs `value` (for `player`) up the root and the edges of `line`.
+    /// Backs `value` (for `player`) up the root and the edges of `line`
+    /// (of the tree's `nodes`).
     #[inline(always)]
-    fn backup(&mut self, line: &[u32], value: f32, player: Player) {
+    fn backup(&mut self, nodes: &mut [Node], line: &[u32], value: f32, player: Player) {
         let v = sign(player) * value;
         self.root_visits += 1;
         self.root_value_sum += v;
         for &e in line {
             let (node, j) = untaken(e);
-            let n = &mut self.nodes[node];
+            let n = &mut nodes[node];
             n.visits[j] += 1;
             n.value_sum[j] += v;
         }
@@ -1080,12 +1100,19 @@ mod tests {
     /// root's history: a terminal node is exactly a game end with the
     /// core's value, an evaluated node a game that goes on with the same
     /// legal actions.
-    pub(super) fn check_tree_pub(t: &Tree, game: &mut Game, node: u32, values: Values) {
+    pub(super) fn check_tree_pub(t: &[Node], game: &mut Game, node: u32, values: Values) {
         check_tree(t, game, node, values);
     }
 
-    fn check_tree(t: &Tree, game: &mut Game, node: u32, values: Values) {
-        let n = t.nodes[node as usize];
+    impl GuidedSearch {
+        /// Tree `i`'s nodes.
+        pub(super) fn tree_nodes(&self, i: usize) -> &[Node] {
+            &self.nodes[self.base(i)..self.base(i) + self.trees[i].len as usize]
+        }
+    }
+
+    fn check_tree(t: &[Node], game: &mut Game, node: u32, values: Values) {
+        let n = t[node as usize];
         assert_eq!(*game.position(), n.pos);
         match n.state {
             State::New => {}
@@ -1164,13 +1191,10 @@ mod tests {
                     v.fill(0.0);
                 })
                 .unwrap();
-                for (t, game) in s.trees.iter().zip(&mut fulls) {
-                    terminals += t
-                        .nodes
-                        .iter()
-                        .filter(|n| n.state == State::Terminal)
-                        .count();
-                    check_tree(t, game, 0, values);
+                for (i, (t, game)) in s.trees.iter().zip(&mut fulls).enumerate() {
+                    let nodes = s.tree_nodes(i);
+                    terminals += nodes.iter().filter(|n| n.state == State::Terminal).count();
+                    check_tree(nodes, game, 0, values);
                     // The root's visits: its evaluation and every simulation.
                     assert_eq!(u64::from(t.root_visits), opts.simulations + 1);
                 }
@@ -1256,10 +1280,9 @@ mod tests {
                 v.fill(0.0);
             })
             .unwrap();
-            let t = &s.trees[0];
+            let t = s.tree_nodes(0);
             check_tree(t, &mut game.clone(), 0, Values::Outcome);
             found += t
-                .nodes
                 .iter()
                 .filter(|n| {
                     n.state == State::Terminal
@@ -1301,10 +1324,9 @@ mod limit_tests {
                     v.fill(0.0);
                 })
                 .unwrap();
-                let t = &s.trees[0];
+                let t = s.tree_nodes(0);
                 super::tests::check_tree_pub(t, &mut game, 0, Values::Outcome);
                 limits += t
-                    .nodes
                     .iter()
                     .filter(|n| {
                         n.state == State::Terminal
