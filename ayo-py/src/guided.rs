@@ -162,6 +162,18 @@ impl AskTell for SelfPlay {
     }
 }
 
+/// Why `start` failed: the search's error, or one of reading a game.
+enum Start {
+    Core(CoreError),
+    Py(PyErr),
+}
+
+impl From<CoreError> for Start {
+    fn from(e: CoreError) -> Start {
+        Start::Core(e)
+    }
+}
+
 /// The arrays the leaves are written to, a row a game, made by `start`.
 struct Rows {
     obs: Py<PyArray2<f32>>,
@@ -365,23 +377,12 @@ impl PyGuidedSearch {
     /// Starts a search of every game of `games` (a sequence of `ayo.Game`,
     /// none over), dropping any search under way.
     fn start(&self, py: Python<'_>, games: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut i = 0;
-        let mut lean: Vec<LeanGame> = alloc::extract_vec(games, "games", |g| {
-            // Read under the game's lock, not copied: a batch's games are
-            // read at every search.
-            let lean = g
-                .cast::<PyGame>()
-                .map_err(|_| PyTypeError::new_err("games must be ayo.Game objects"))?
-                .get()
-                .with(py, |game| {
-                    // Over, or stopped at its ply cap: nothing to search.
-                    (game.status() == Status::Ongoing).then(|| LeanGame::from_game(game))
-                })?
-                .ok_or_else(|| search_error(CoreError::GameOver(i)))?;
-            i += 1;
-            Ok(lean)
+        let games: Vec<Bound<'_, PyGame>> = alloc::extract_vec(games, "games", |g| {
+            g.cast::<PyGame>()
+                .cloned()
+                .map_err(|_| PyTypeError::new_err("games must be ayo.Game objects"))
         })?;
-        let n = lean.len();
+        let n = games.len();
         if n > 0 && n <= guided::MAX_BATCH {
             let mut rows = self.rows(py)?;
             // Arrays of this batch's size exactly (the leaves are written
@@ -393,13 +394,31 @@ impl PyGuidedSearch {
                 *rows = Some(Rows::new(py, n)?);
             }
         }
-        let core = &self.core;
-        py.detach(|| {
-            let mut core = core.lock().map_err(|_| poisoned())?;
-            core.start(&lean).map_err(search_error)
-        })?;
-        lean.clear();
-        Ok(())
+        let mut core = self.core.lock_py_attached(py).map_err(|_| poisoned())?;
+        // Each game read under its lock straight into the search's slot:
+        // a batch's games are read at every search.
+        core.start_with(n, |i, slot| {
+            let ongoing = games[i]
+                .get()
+                .with(py, |game| {
+                    // Over, or stopped at its ply cap: nothing to search.
+                    let ongoing = game.status() == Status::Ongoing;
+                    if ongoing {
+                        *slot = LeanGame::from_game(game);
+                    }
+                    ongoing
+                })
+                .map_err(Start::Py)?;
+            if ongoing {
+                Ok(())
+            } else {
+                Err(Start::Core(CoreError::GameOver(i)))
+            }
+        })
+        .map_err(|e| match e {
+            Start::Core(e) => search_error(e),
+            Start::Py(e) => e,
+        })
     }
 
     /// The next round's leaves: `(obs, mask)`, float32 `(n, 14)` and bool

@@ -407,16 +407,32 @@ impl GuidedSearch {
     /// Starts a search of every game of `games` (none over), dropping any
     /// search under way.
     pub fn start(&mut self, games: &[LeanGame]) -> Result<(), SearchError> {
+        self.start_with(games.len(), |i, root| {
+            root.clone_from(&games[i]);
+            Ok::<(), SearchError>(())
+        })
+    }
+
+    /// [`GuidedSearch::start`] of `games` games that `root(i, slot)` writes
+    /// into the search's own slots (kept between batches), game `i` into
+    /// `slot`: a caller that holds its games in another form (the Python
+    /// `ayo.Game`s) makes each once, in place. `root`'s error, or the
+    /// search's, stops the start, and no batch is left half started.
+    pub fn start_with<E: From<SearchError>>(
+        &mut self,
+        games: usize,
+        mut root: impl FnMut(usize, &mut LeanGame) -> Result<(), E>,
+    ) -> Result<(), E> {
         // Whatever fails below, no batch is left half started.
         self.len = 0;
         self.finished = 0;
         self.asked = false;
         self.clear_round();
-        self.prepare(games.len())?;
-        for (root, g) in self.roots.iter_mut().zip(games) {
-            root.clone_from(g);
+        self.prepare(games)?;
+        for (i, slot) in self.roots[..games].iter_mut().enumerate() {
+            root(i, slot)?;
         }
-        self.len = games.len();
+        self.len = games;
         let mut roots_over = Ok(());
         for (i, (t, root)) in self.trees[..self.len]
             .iter_mut()
@@ -437,7 +453,7 @@ impl GuidedSearch {
         }
         if let Err(e) = roots_over {
             self.len = 0;
-            return Err(e);
+            return Err(e.into());
         }
         self.results.clear();
         self.results.resize(
