@@ -69,34 +69,7 @@ pub(crate) use lanes;
 /// padding lanes cost as much as its moves' lanes).
 macro_rules! moves {
     ($i:ident => $e:expr) => {
-        [
-            {
-                let $i = 0;
-                $e
-            },
-            {
-                let $i = 1;
-                $e
-            },
-            {
-                let $i = 2;
-                $e
-            },
-            {
-                let $i = 3;
-                $e
-            },
-            {
-                let $i = 4;
-                $e
-            },
-            {
-                let $i = 5;
-                $e
-            },
-            Num::splat(0.0),
-            Num::splat(0.0),
-        ]
+        lanes!($i => if $i < 6 { $e } else { Num::splat(0.0) })
     };
 }
 

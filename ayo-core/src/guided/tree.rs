@@ -433,6 +433,7 @@ impl GuidedSearch {
             root(i, slot)?;
         }
         self.len = games;
+        let stride = self.opts.simulations as usize + 1;
         let mut roots_over = Ok(());
         for (i, (t, root)) in self.trees[..self.len]
             .iter_mut()
@@ -444,7 +445,7 @@ impl GuidedSearch {
                     check_games(std::slice::from_mut(root)).map_err(|_| SearchError::GameOver(i));
             }
             t.rules = *root.rules();
-            self.nodes[i * (self.opts.simulations as usize + 1)] = Node::new(*root.position());
+            self.nodes[i * stride] = Node::new(*root.position());
             t.len = 1;
             (t.root_visits, t.root_value_sum) = (0, 0.0);
             t.sims = 0;
@@ -725,11 +726,11 @@ impl GuidedSearch {
     #[inline(always)]
     fn reach_leaf(&mut self, i: usize) -> bool {
         let opts = self.opts;
-        let start = self.base(i);
+        let (start, end) = (self.base(i), self.base(i + 1));
         let line = &self.lines[start..start + self.line_len[i] as usize];
         let root = &self.roots[i];
         let t = &mut self.trees[i];
-        let nodes = &mut self.nodes[start..start + self.opts.simulations as usize + 1];
+        let nodes = &mut self.nodes[start..end];
         let rules = t.rules;
         let node = self.at[i];
         let n = &nodes[node as usize];
@@ -873,11 +874,11 @@ impl GuidedSearch {
         let node = self.at[i];
         let len = self.line_len[i] as usize;
         // A line is at most a node a simulation: within its room.
-        let start = self.base(i);
+        let (start, end) = (self.base(i), self.base(i + 1));
         self.lines[start + len] = taken(node, a);
         self.line_len[i] += 1;
         let t = &mut self.trees[i];
-        let nodes = &mut self.nodes[start..start + self.opts.simulations as usize + 1];
+        let nodes = &mut self.nodes[start..end];
         self.at[i] = match nodes[node as usize].to[a] {
             0 => t.reach(nodes, node, a),
             next => next,
@@ -891,10 +892,10 @@ impl GuidedSearch {
     fn expand(&mut self, r: usize, logits: &[f32], value: f32) {
         let opts = self.opts;
         let i = self.rows[r] as usize;
-        let start = self.base(i);
+        let (start, end) = (self.base(i), self.base(i + 1));
         let line = &self.lines[start..start + self.line_len[i] as usize];
         let t = &mut self.trees[i];
-        let nodes = &mut self.nodes[start..start + opts.simulations as usize + 1];
+        let nodes = &mut self.nodes[start..end];
         let leaf = self.leaves[r] as usize;
         let node = &mut nodes[leaf];
         let count = node.count();
@@ -940,7 +941,7 @@ impl GuidedSearch {
         t.done = true;
         let root = &self.nodes[i * (opts.simulations as usize + 1)];
         let (root_pos, root_raw, root_legal) = (root.pos, root.raw_value, root.legal);
-        let arms = root_arms(root);
+        let arms = node_arms(root);
         let mut r = SearchResult {
             action: 0,
             policy: [0.0; ACTIONS],
@@ -1007,22 +1008,20 @@ impl GuidedSearch {
 
 /// The edges of node `n` as selection sees them, from the point of view of
 /// its player to move.
-fn root_arms(n: &Node) -> Arms<f32> {
-    {
-        let mut visits = [0.0; LANES];
-        for (v, &n) in visits.iter_mut().zip(&n.visits) {
-            *v = n as i32 as f32;
-        }
-        let arms = Arms {
-            pad: PADDING[usize::from(n.legal)],
-            first: n.legal.trailing_zeros() as f32,
-            logit: n.logit,
-            prior: n.prior,
-            visits,
-            q: n.value_sum,
-        };
-        arms_of(arms, sign(n.pos.to_move()))
+fn node_arms(n: &Node) -> Arms<f32> {
+    let mut visits = [0.0; LANES];
+    for (v, &n) in visits.iter_mut().zip(&n.visits) {
+        *v = n as i32 as f32;
     }
+    let arms = Arms {
+        pad: PADDING[usize::from(n.legal)],
+        first: n.legal.trailing_zeros() as f32,
+        logit: n.logit,
+        prior: n.prior,
+        visits,
+        q: n.value_sum,
+    };
+    arms_of(arms, sign(n.pos.to_move()))
 }
 
 impl Tree {
