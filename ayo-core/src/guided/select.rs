@@ -96,6 +96,11 @@ pub(crate) trait Num:
     fn sqrt(self) -> Self;
     /// [`exp`], tree by tree.
     fn exp(self) -> Self;
+    /// [`exp`] of the six moves' lanes (the padding lanes 0).
+    #[inline(always)]
+    fn exp_moves(x: &Lanes<Self>) -> Lanes<Self> {
+        moves!(i => x[i].exp())
+    }
 
     /// The larger: one vector instruction, where `f32::max`'s NaN rule is four.
     #[inline(always)]
@@ -137,6 +142,14 @@ impl Num for f32 {
     #[inline(always)]
     fn exp(self) -> f32 {
         exp(self)
+    }
+    /// A node's lanes a vector at a time ([`Trees`]): the same function
+    /// lane by lane, in a third of the instructions.
+    #[inline(always)]
+    fn exp_moves(x: &Lanes<f32>) -> Lanes<f32> {
+        let lo = Trees([x[0], x[1], x[2], x[3]]).exp().0;
+        let hi = Trees([x[4], x[5], x[6], x[7]]).exp().0;
+        [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], 0.0, 0.0]
     }
 }
 
@@ -303,10 +316,17 @@ fn sum<V: Num>(x: Lanes<V>) -> V {
 /// every score is minus infinity), as a number.
 #[inline(always)]
 fn argmax<V: Num>(scores: &Lanes<V>, arms: &Arms<V>) -> V {
+    argmax_in(scores, &arms.pad, arms.first)
+}
+
+/// [`argmax`] over the legal lanes of `pad` ([`Arms::pad`]), `first` the
+/// lowest legal action.
+#[inline(always)]
+fn argmax_in<V: Num>(scores: &Lanes<V>, pad: &Lanes<V>, first: V) -> V {
     let (zero, none) = (V::splat(0.0), V::splat(f32::NEG_INFINITY));
-    let (mut best, mut action) = (none, arms.first);
+    let (mut best, mut action) = (none, first);
     for a in 0..6 {
-        let s = arms.pad[a].if_eq(zero, scores[a], none);
+        let s = pad[a].if_eq(zero, scores[a], none);
         action = s.if_gt(best, V::splat(a as f32), action);
         best = s.max(best);
     }
@@ -323,6 +343,19 @@ pub(crate) fn puct<V: Num>(arms: &Arms<V>, c_puct: f32) -> V {
     let one = V::splat(1.0);
     let score = moves!(i => arms.q[i] + c * arms.prior[i] * sqrt_n / (one + arms.visits[i]));
     argmax(&score, arms)
+}
+
+/// The choice at a node none of whose children has a visit yet (a node's
+/// first), as [`puct`] and [`gumbel_interior`] make it there, from the
+/// priors alone: PUCT's Q-values are 0 and its `√N / (1 + n)` is 1, so its
+/// score is `c · P` (`scale` = `c`); Gumbel search's completed Q-values are
+/// all the node's own value, so σ is 0, the improved policy is the priors
+/// and the score `P` (`scale` = 1), bit for bit.
+#[inline(always)]
+pub(crate) fn first_visit(prior: &Lanes<f32>, legal: u8, scale: f32) -> usize {
+    let score = moves!(i => scale * prior[i]);
+    let first = legal.trailing_zeros() as f32;
+    argmax_in(&score, &PADDING[usize::from(legal)], first) as usize
 }
 
 /// The completed Q-values, transformed (mctx's
@@ -361,7 +394,7 @@ pub(crate) fn softmax<V: Num>(x: &mut Lanes<V>, pad: &Lanes<V>) -> Lanes<V> {
     let m = fold(kept, V::max);
     *x = lanes!(i => kept[i] - m);
     // The padding lanes are minus infinity: their exponentials are 0.
-    let e = moves!(i => x[i].exp());
+    let e = V::exp_moves(x);
     let total = sum(e);
     moves!(i => e[i] / total)
 }
@@ -566,6 +599,44 @@ mod tests {
         );
         let visited = arms(&[(0.0, 0.2, 0, 0.0), (0.0, 0.8, 10, -1.0)]);
         assert_eq!(puct(&visited, 1.0), 0.0);
+    }
+
+    #[test]
+    fn a_node_s_first_choice_is_the_formulas_choice() {
+        // Unvisited nodes with priors from logits of every kind: apart, tied
+        // and a float apart (where `c · P` may round two priors together).
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let g = Gumbel::default();
+        for k in 0..3000 {
+            let legal = (next() % 63 + 1) as u8;
+            let mut x = [0.0f32; LANES];
+            let base = (next() % 2000) as f32 / 500.0 - 2.0;
+            for l in x.iter_mut() {
+                *l = match next() % 3 {
+                    0 => base,
+                    1 => f32::from_bits(base.to_bits() + (next() % 3) as u32),
+                    _ => (next() % 2000) as f32 / 500.0 - 2.0,
+                };
+            }
+            let mut a = Arms::new(legal);
+            a.prior = softmax(&mut x, &a.pad);
+            for i in 0..6 {
+                if legal >> i & 1 == 1 {
+                    a.logit[i] = x[i];
+                }
+            }
+            let c = [1.25, 1.0, 0.7, 3.3][k % 4];
+            assert_eq!(puct(&a, c), first_visit(&a.prior, legal, c) as f32);
+            let raw = (next() % 200) as f32 / 100.0 - 1.0;
+            let want = gumbel_interior(&a, raw, &g);
+            assert_eq!(want, first_visit(&a.prior, legal, 1.0) as f32);
+        }
     }
 
     /// A node's arms, root noise, value and wanted visits.

@@ -535,6 +535,11 @@ impl GuidedSearch {
                 self.walking.push(i as u32);
             }
         }
+        // `select::first_visit`'s scale of the priors.
+        let first_scale = match self.opts.selection {
+            Selection::Puct(p) => p.c_puct,
+            Selection::Gumbel(_) => 1.0,
+        };
         let mut first = true;
         while !self.walking.is_empty() {
             self.at_root.clear();
@@ -553,6 +558,16 @@ impl GuidedSearch {
                     let at = self.base(i) + node as usize;
                     let n = &mut self.nodes[at];
                     if n.state == State::Expanded {
+                        if node != 0 && !n.priors {
+                            // Its first selection (the priors are set at
+                            // the first): no child has a visit, and the
+                            // priors alone choose, here, onto a new node.
+                            n.set_priors();
+                            let a = select::first_visit(&n.prior, n.legal, first_scale);
+                            self.descend(i, a);
+                            begin = false;
+                            continue;
+                        }
                         n.set_priors();
                         match node {
                             0 => self.at_root.push(i as u32),
@@ -867,10 +882,18 @@ impl GuidedSearch {
         }
     }
 
+    /// Tree `i` takes edge `a` of the node it stands on ([`Self::descend`])
+    /// and walks on at the next level.
+    #[inline(always)]
+    fn step(&mut self, i: usize, a: usize) {
+        self.descend(i, a);
+        self.walking.push(i as u32);
+    }
+
     /// Tree `i` takes edge `a` of the node it stands on: onto its line, and
     /// down to the node it leads to (its move played, the first time).
     #[inline(always)]
-    fn step(&mut self, i: usize, a: usize) {
+    fn descend(&mut self, i: usize, a: usize) {
         let node = self.at[i];
         let len = self.line_len[i] as usize;
         // A line is at most a node a simulation: within its room.
@@ -883,7 +906,6 @@ impl GuidedSearch {
             0 => t.reach(nodes, node, a),
             next => next,
         };
-        self.walking.push(i as u32);
     }
 
     /// Sets the priors of row `r`'s pending leaf from `logits` and backs up
