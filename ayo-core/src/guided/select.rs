@@ -291,19 +291,14 @@ impl Arms<f32> {
     }
 }
 
-impl<V: Num> Arms<V> {
-    /// 1 in the lanes of visited children, else 0 (visits are whole numbers).
-    #[inline(always)]
-    fn visited(&self) -> Lanes<V> {
-        lanes!(i => self.visits[i].min(V::splat(1.0)))
-    }
-}
-
-/// The lanes folded by `f` in halves (a vector unit's order).
+/// The six moves' lanes folded by `f` in halves (a vector unit's order),
+/// the padding lanes left out: they must be `f`'s neutral element (0 in a
+/// sum, where adding it would change at most the sign of a zero, which no
+/// choice reads; any lane's value for `min` and `max`, exact in any
+/// order), so that the fold is the eight lanes' one.
 #[inline(always)]
 fn fold<V: Num>(x: Lanes<V>, f: impl Fn(V, V) -> V) -> V {
-    let h = [f(x[0], x[4]), f(x[1], x[5]), f(x[2], x[6]), f(x[3], x[7])];
-    f(f(h[0], h[2]), f(h[1], h[3]))
+    f(f(f(x[0], x[4]), x[2]), f(f(x[1], x[5]), x[3]))
 }
 
 /// The lanes' sum.
@@ -368,17 +363,20 @@ pub(crate) fn first_visit(prior: &Lanes<f32>, legal: u8, scale: f32) -> usize {
 pub(crate) fn completed_q<V: Num>(arms: &Arms<V>, raw_value: V, g: &Gumbel) -> Lanes<V> {
     let (zero, one) = (V::splat(0.0), V::splat(1.0));
     let total = sum(arms.visits);
-    let visited = arms.visited();
-    // As mctx, the smallest positive float keeps a zero prior usable.
-    let p = lanes!(i => arms.prior[i].max(V::splat(f32::MIN_POSITIVE)) * visited[i]);
-    let pq = lanes!(i => p[i] * arms.q[i]);
+    // The visited children's priors, 0 for the others. As mctx, the
+    // smallest positive float keeps a zero prior usable.
+    let p = moves!(i => {
+        let p = arms.prior[i].max(V::splat(f32::MIN_POSITIVE));
+        arms.visits[i].if_gt(zero, p, zero)
+    });
+    let pq = moves!(i => p[i] * arms.q[i]);
     let p_sum = sum(p);
     // Where no child is visited the quotient is not a number, and not used.
     let weighted = p_sum.if_gt(zero, sum(pq) / p_sum, zero);
     let mixed = (raw_value + total * weighted) / (total + one);
-    let out = lanes!(i => visited[i] * arms.q[i] + (one - visited[i]) * mixed);
-    let lo = fold(lanes!(i => out[i] + arms.pad[i]), V::min);
-    let hi = fold(lanes!(i => out[i] - arms.pad[i]), V::max);
+    let out = moves!(i => arms.visits[i].if_gt(zero, arms.q[i], mixed));
+    let lo = fold(moves!(i => out[i] + arms.pad[i]), V::min);
+    let hi = fold(moves!(i => out[i] - arms.pad[i]), V::max);
     let scale = (V::splat(g.c_visit) + fold(arms.visits, V::max)) * V::splat(g.c_scale);
     let span = (hi - lo).max(V::splat(1e-8));
     // The padding lanes are never read: masked in the softmax, not scored.
