@@ -6,8 +6,8 @@
 //! The children are lanes of fixed arrays ([`Arms`]), lane `a` the child
 //! by action `a` (the lanes of illegal actions and the two past the six
 //! actions are padding). Each formula is written once, over a number type
-//! [`Num`]: `f32` for one node, or [`Trees`] for the nodes of
-//! [`TREES`] trees at once, one tree a vector lane, as a round selects in
+//! [`Num`]: `f32` for one node, or [`Trees`] for the nodes of several
+//! trees at once ([`GUMBEL_TREES`], [`PUCT_TREES`]), one tree a vector lane, as a round selects in
 //! every tree of the batch at the same depth (the batch is the vector
 //! dimension, as in mctx's arrays; the same operations in the same order,
 //! so the same choices bit for bit). Sums run over the lanes in halves, as
@@ -76,10 +76,17 @@ macro_rules! moves {
 /// Lanes of [`Arms`]: six actions, padded to what a vector unit takes.
 pub(crate) const LANES: usize = 8;
 
-/// Trees whose nodes one selection takes at once ([`Trees`]): one 16-byte
-/// vector (wider ones measured slower: each formula holds many lanes of
-/// them at once, and wider ones leave the registers).
-pub(crate) const TREES: usize = 4;
+/// Trees whose nodes one selection takes at once ([`Trees`]), by method.
+/// Gumbel search's formulas are long chains (the completed Q-values, a
+/// softmax, the scores) that wait on each other's results: eight trees a
+/// 32-byte vector do twice the work a wait. PUCT's are short, and its
+/// selection is mostly the gather of the nodes' lanes, which costs more
+/// into wider vectors: four trees, a 16-byte vector. (Wider still was
+/// measured slower for both: each formula holds many lanes at once, and
+/// wider ones leave the registers.)
+pub(crate) const PUCT_TREES: usize = 4;
+/// See [`PUCT_TREES`].
+pub(crate) const GUMBEL_TREES: usize = 8;
 
 /// The numbers the formulas run on: `f32`, or [`Trees`], a number a tree.
 /// The comparisons are the plain ones: the search's numbers are never NaN.
@@ -153,17 +160,19 @@ impl Num for f32 {
     }
 }
 
-/// A number for each of [`TREES`] trees: every operation a plain loop over
+/// A number for each of `N` trees: every operation a plain loop over
 /// them, which the compiler makes one or two vector instructions.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C, align(16))]
-pub(crate) struct Trees(pub [f32; TREES]);
+// Aligned as a 32-byte vector, whatever `N`: the eight trees' loads and
+// stores whole.
+#[repr(C, align(32))]
+pub(crate) struct Trees<const N: usize>(pub [f32; N]);
 
-impl Trees {
+impl<const N: usize> Trees<N> {
     /// `f` of each tree's numbers.
     #[inline(always)]
-    fn map(self, f: impl Fn(f32) -> f32) -> Trees {
-        let mut out = [0.0; TREES];
+    fn map(self, f: impl Fn(f32) -> f32) -> Trees<N> {
+        let mut out = [0.0; N];
         for (o, x) in out.iter_mut().zip(self.0) {
             *o = f(x);
         }
@@ -172,8 +181,8 @@ impl Trees {
 
     /// `f` of each tree's numbers in `self` and `other`.
     #[inline(always)]
-    fn zip(self, other: Trees, f: impl Fn(f32, f32) -> f32) -> Trees {
-        let mut out = [0.0; TREES];
+    fn zip(self, other: Trees<N>, f: impl Fn(f32, f32) -> f32) -> Trees<N> {
+        let mut out = [0.0; N];
         for ((o, x), y) in out.iter_mut().zip(self.0).zip(other.0) {
             *o = f(x, y);
         }
@@ -183,10 +192,10 @@ impl Trees {
 
 macro_rules! trees_op {
     ($trait:ident, $method:ident, $op:tt) => {
-        impl $trait for Trees {
-            type Output = Trees;
+        impl<const N: usize> $trait for Trees<N> {
+            type Output = Trees<N>;
             #[inline(always)]
-            fn $method(self, other: Trees) -> Trees {
+            fn $method(self, other: Trees<N>) -> Trees<N> {
                 self.zip(other, |x, y| x $op y)
             }
         }
@@ -197,15 +206,15 @@ trees_op!(Sub, sub, -);
 trees_op!(Mul, mul, *);
 trees_op!(Div, div, /);
 
-impl Num for Trees {
+impl<const N: usize> Num for Trees<N> {
     #[inline(always)]
-    fn splat(x: f32) -> Trees {
-        Trees([x; TREES])
+    fn splat(x: f32) -> Trees<N> {
+        Trees([x; N])
     }
     #[inline(always)]
-    fn if_gt(self, than: Trees, a: Trees, b: Trees) -> Trees {
-        let mut out = [0.0; TREES];
-        for i in 0..TREES {
+    fn if_gt(self, than: Trees<N>, a: Trees<N>, b: Trees<N>) -> Trees<N> {
+        let mut out = [0.0; N];
+        for i in 0..N {
             out[i] = if self.0[i] > than.0[i] {
                 a.0[i]
             } else {
@@ -215,19 +224,19 @@ impl Num for Trees {
         Trees(out)
     }
     #[inline(always)]
-    fn if_eq(self, to: Trees, a: Trees, b: Trees) -> Trees {
-        let mut out = [0.0; TREES];
-        for i in 0..TREES {
+    fn if_eq(self, to: Trees<N>, a: Trees<N>, b: Trees<N>) -> Trees<N> {
+        let mut out = [0.0; N];
+        for i in 0..N {
             out[i] = if self.0[i] == to.0[i] { a.0[i] } else { b.0[i] };
         }
         Trees(out)
     }
     #[inline(always)]
-    fn sqrt(self) -> Trees {
+    fn sqrt(self) -> Trees<N> {
         self.map(f32::sqrt)
     }
     #[inline(always)]
-    fn exp(self) -> Trees {
+    fn exp(self) -> Trees<N> {
         self.map(exp)
     }
 }
@@ -532,7 +541,7 @@ mod tests {
         let mut worst = 0.0f64;
         for k in -8700..=8800 {
             let x = k as f32 / 100.0;
-            let got = Trees::splat(x).exp();
+            let got = Trees::<4>::splat(x).exp();
             let want = f64::from(x).exp();
             worst = worst.max(((f64::from(got.0[3]) - want) / want).abs());
             assert!(got.0.iter().all(|&g| g.to_bits() == exp(x).to_bits()));
@@ -656,7 +665,7 @@ mod tests {
         let g = Gumbel::default();
         for _ in 0..200 {
             let mut nodes = Vec::new();
-            for _ in 0..TREES {
+            for _ in 0..GUMBEL_TREES {
                 let legal = (next() % 63 + 1) as u8;
                 let mut a = Arms::new(legal);
                 let mut x = [0.0f32; LANES];
@@ -678,7 +687,9 @@ mod tests {
                 let wanted = (next() % 3) as f32;
                 nodes.push((a, gumbel, raw, wanted));
             }
-            let lanes = |f: &dyn Fn(&Node) -> f32| Trees(std::array::from_fn(|k| f(&nodes[k])));
+            let lanes = |f: &dyn Fn(&Node) -> f32| {
+                Trees::<GUMBEL_TREES>(std::array::from_fn(|k| f(&nodes[k])))
+            };
             let by_lane = |f: &dyn Fn(&Arms<f32>) -> Lanes<f32>| {
                 std::array::from_fn(|i| lanes(&|n| f(&n.0)[i]))
             };

@@ -6,7 +6,7 @@ use rand::{Rng as _, SeedableRng};
 
 use super::noise::{dirichlet, gumbel};
 use super::rounds::{run_rounds, Answers, Rounds};
-use super::select::{self, lanes, Arms, Num, Trees, LANES, PADDING, TREES};
+use super::select::{self, lanes, Arms, Num, Trees, GUMBEL_TREES, LANES, PADDING, PUCT_TREES};
 use super::{
     check_games, end_value, SearchError, SearchOptions, SearchResult, Selection, ACTIONS, OBS,
 };
@@ -523,7 +523,7 @@ impl GuidedSearch {
     /// The body of [`GuidedSearch::ask_into`], compiled for the CPU's
     /// kernel ([`AskRound`]). Every tree's simulation walks down level by
     /// level: at each level the trees standing on an expanded node select
-    /// together, [`TREES`] at a time ([`GuidedSearch::select_in`]), and
+    /// together, several at a time ([`GuidedSearch::select_in`]), and
     /// each steps down its chosen edge; a tree reaching a node not yet
     /// evaluated hands it out, or scores the game end there and begins its
     /// next simulation. The leaves are written in the trees' order.
@@ -792,8 +792,8 @@ impl GuidedSearch {
     }
 
     /// The trees of `at_root` (or of `inside`) select an edge at the
-    /// expanded node they stand on, [`TREES`] at a time, and step down it
-    /// (into `walking`).
+    /// expanded node they stand on, several at a time ([`PUCT_TREES`],
+    /// [`GUMBEL_TREES`]), and step down it (into `walking`).
     #[inline(always)]
     fn select_in(&mut self, root: bool) {
         let list = std::mem::take(if root {
@@ -801,11 +801,9 @@ impl GuidedSearch {
         } else {
             &mut self.inside
         });
-        for chunk in list.chunks(TREES) {
-            let chosen = self.choose(chunk, root);
-            for (&i, a) in chunk.iter().zip(chosen.0) {
-                self.step(i as usize, a as usize);
-            }
+        match self.opts.selection {
+            Selection::Puct(_) => self.select_chunks::<PUCT_TREES>(&list, root),
+            Selection::Gumbel(_) => self.select_chunks::<GUMBEL_TREES>(&list, root),
         }
         if root {
             self.at_root = list;
@@ -814,15 +812,26 @@ impl GuidedSearch {
         }
     }
 
-    /// The edges the trees of `chunk` (1 to [`TREES`] of them; the last
+    /// [`GuidedSearch::select_in`] of the trees of `list`, `N` at a time.
+    #[inline(always)]
+    fn select_chunks<const N: usize>(&mut self, list: &[u32], root: bool) {
+        for chunk in list.chunks(N) {
+            let chosen = self.choose::<N>(chunk, root);
+            for (&i, a) in chunk.iter().zip(chosen.0) {
+                self.step(i as usize, a as usize);
+            }
+        }
+    }
+
+    /// The edges the trees of `chunk` (1 to `N` of them; the last
     /// stands in for the missing) take at the nodes they stand on, at their
     /// roots if `root`: each node's lanes gathered into a lane of
     /// [`Trees`] and the selection run on them all at once.
     #[inline(always)]
     // Lanes of the nodes and of the trees indexed side by side.
     #[allow(clippy::needless_range_loop)]
-    fn choose(&self, chunk: &[u32], root: bool) -> Trees {
-        let mut nodes = [&self.nodes[0]; TREES];
+    fn choose<const N: usize>(&self, chunk: &[u32], root: bool) -> Trees<N> {
+        let mut nodes = [&self.nodes[0]; N];
         for (k, n) in nodes.iter_mut().enumerate() {
             let i = chunk[k.min(chunk.len() - 1)] as usize;
             *n = &self.nodes[self.base(i) + self.at[i] as usize];
@@ -839,13 +848,13 @@ impl GuidedSearch {
         };
         let mut signs = Trees::splat(0.0);
         let mut raw = Trees::splat(0.0);
-        for k in 0..TREES {
+        for k in 0..N {
             let n = nodes[k];
             arms.first.0[k] = n.legal.trailing_zeros() as f32;
             signs.0[k] = sign(n.pos.to_move());
             raw.0[k] = n.raw_value;
         }
-        for k in 0..TREES {
+        for k in 0..N {
             let n = nodes[k];
             let pad = &PADDING[usize::from(n.legal)];
             for a in 0..ACTIONS {
@@ -865,7 +874,7 @@ impl GuidedSearch {
                 let sims = self.opts.simulations as usize;
                 let mut gumbel = [Trees::splat(0.0); LANES];
                 let mut wanted = Trees::splat(0.0);
-                for k in 0..TREES {
+                for k in 0..N {
                     let i = chunk[k.min(chunk.len() - 1)] as usize;
                     let t = &self.trees[i];
                     let m = self.nodes[self.base(i)].count();
