@@ -47,10 +47,14 @@ struct Node {
     legal: u8,
     state: State,
     /// Whether `prior` and `logit` hold the priors and the logits less the
-    /// largest; until a simulation first selects from the node, `logit`
-    /// holds the network's logits as told (most leaves of a short search
-    /// are never selected from, and need no softmax).
+    /// largest; until then (until a simulation selects from the node a
+    /// second time, most often), `logit` holds the network's logits as told
+    /// (most leaves of a short search are never selected from, or once,
+    /// and need no softmax).
     priors: bool,
+    /// Whether a simulation has selected an edge here (the root's are
+    /// chosen by its own rule, and this is not read there).
+    chosen: bool,
     /// The node each edge leads to, by action, 0 while no simulation has
     /// taken it (the root is no edge's).
     to: [u32; ACTIONS],
@@ -76,6 +80,7 @@ impl Node {
             legal: 0,
             state: State::New,
             priors: false,
+            chosen: false,
             to: [0; ACTIONS],
             logit: [0.0; LANES],
             prior: [0.0; LANES],
@@ -558,12 +563,16 @@ impl GuidedSearch {
                     let at = self.base(i) + node as usize;
                     let n = &mut self.nodes[at];
                     if n.state == State::Expanded {
-                        if node != 0 && !n.priors {
-                            // Its first selection (the priors are set at
-                            // the first): no child has a visit, and the
-                            // priors alone choose, here, onto a new node.
-                            n.set_priors();
-                            let a = select::first_visit(&n.prior, n.legal, first_scale);
+                        if node != 0 && !n.chosen {
+                            // Its first selection: no child has a visit,
+                            // and the priors alone choose (the logits, most
+                            // often), here, onto a new node.
+                            n.chosen = true;
+                            let a = select::first_visit_by_logits(&n.logit, n.legal, first_scale)
+                                .unwrap_or_else(|| {
+                                    n.set_priors();
+                                    select::first_visit(&n.prior, n.legal, first_scale)
+                                });
                             self.descend(i, a);
                             begin = false;
                             continue;
