@@ -1,6 +1,6 @@
-//! [`GuidedSearch`]: the trees of a batch, each an arena of nodes (a
-//! node holds its moves) in a `Vec` reserved (fallibly) for its whole
-//! search, asked and told round by round.
+//! [`GuidedSearch`]: the trees of a batch, their nodes (a node holds its
+//! moves) in one arena reserved (fallibly) for the whole search, node `k`
+//! of every tree side by side ([`Room`]), asked and told round by round.
 
 use rand::{Rng as _, SeedableRng};
 
@@ -126,6 +126,30 @@ fn untaken(e: u32) -> (usize, usize) {
     ((e >> 3) as usize, (e & 7) as usize)
 }
 
+/// One tree's nodes in the arena of every tree's ([`GuidedSearch::nodes`]):
+/// node `k` of the tree at `k · stride + tree`, so that the trees' roots
+/// lie side by side, and the nodes each tree reaches in a round.
+struct Room<'a> {
+    arena: &'a mut [Node],
+    tree: usize,
+    stride: usize,
+}
+
+impl std::ops::Index<usize> for Room<'_> {
+    type Output = Node;
+    #[inline(always)]
+    fn index(&self, k: usize) -> &Node {
+        &self.arena[k * self.stride + self.tree]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Room<'_> {
+    #[inline(always)]
+    fn index_mut(&mut self, k: usize) -> &mut Node {
+        &mut self.arena[k * self.stride + self.tree]
+    }
+}
+
 /// Whether buffers of `obs` and `mask` items hold a row for each of `games`.
 pub(crate) fn check_rows(games: usize, obs: usize, mask: usize) -> Result<(), SearchError> {
     let short = |what, expected, got| SearchError::Shape {
@@ -218,7 +242,8 @@ pub struct GuidedSearch {
     opts: SearchOptions,
     /// The trees (those past `len` kept for their memory).
     trees: Vec<Tree>,
-    /// The trees' nodes: tree `i`'s from `nodes[i · (simulations + 1)]`.
+    /// The trees' nodes, room for `simulations + 1` a tree, node `k` of
+    /// tree `i` at `k · len + i` ([`Room`]).
     nodes: Vec<Node>,
     /// The game at each tree's root, with its repetition window.
     roots: Vec<LeanGame>,
@@ -364,7 +389,7 @@ impl GuidedSearch {
             }
         }
         // Every tree's room in one arena, the root and a node a simulation
-        // each: the trees' nodes side by side in memory.
+        // each ([`Room`]).
         let nodes = games.saturating_mul(sims + 1);
         try_grow_exact(&mut self.nodes, nodes, "a guided search's trees")?;
         if self.nodes.len() < nodes {
@@ -438,7 +463,6 @@ impl GuidedSearch {
             root(i, slot)?;
         }
         self.len = games;
-        let stride = self.opts.simulations as usize + 1;
         let mut roots_over = Ok(());
         for (i, (t, root)) in self.trees[..self.len]
             .iter_mut()
@@ -450,7 +474,7 @@ impl GuidedSearch {
                     check_games(std::slice::from_mut(root)).map_err(|_| SearchError::GameOver(i));
             }
             t.rules = *root.rules();
-            self.nodes[i * stride] = Node::new(*root.position());
+            self.nodes[i] = Node::new(*root.position());
             t.len = 1;
             (t.root_visits, t.root_value_sum) = (0, 0.0);
             t.sims = 0;
@@ -560,7 +584,7 @@ impl GuidedSearch {
                         break;
                     }
                     let node = self.at[i];
-                    let at = self.base(i) + node as usize;
+                    let at = self.slot(i, node);
                     let n = &mut self.nodes[at];
                     if n.state == State::Expanded {
                         if node != 0 && !n.chosen {
@@ -603,7 +627,7 @@ impl GuidedSearch {
             }
             self.leaf_of[i] = NO_LEAF;
             let r = self.rows.len();
-            let node = &self.nodes[self.base(i) + leaf as usize];
+            let node = &self.nodes[self.slot(i, leaf)];
             write_view(
                 &node.pos.view(node.pos.to_move()),
                 &mut obs[r * OBS..(r + 1) * OBS],
@@ -674,7 +698,7 @@ impl GuidedSearch {
                     value: v.into(),
                 });
             }
-            let leaf = &self.nodes[self.base(self.rows[r] as usize) + self.leaves[r] as usize];
+            let leaf = &self.nodes[self.slot(self.rows[r] as usize, self.leaves[r])];
             let row = &logits[r * ACTIONS..(r + 1) * ACTIONS];
             if let Some(a) = actions(leaf.legal).find(|&a| !row[a].is_finite()) {
                 return Err(SearchError::BadNumber {
@@ -725,10 +749,26 @@ impl GuidedSearch {
         }
     }
 
-    /// Where tree `i`'s room starts in `lines` and in `nodes` (a node a
+    /// Where tree `i`'s line starts in `lines` (room for a node a
     /// simulation and the root: a line is at most a node a simulation).
     fn base(&self, i: usize) -> usize {
         i * (self.opts.simulations as usize + 1)
+    }
+
+    /// Where node `k` of tree `i` is in `nodes` ([`Room`]).
+    #[inline(always)]
+    fn slot(&self, i: usize, k: u32) -> usize {
+        k as usize * self.len + i
+    }
+
+    /// Tree `i`'s nodes ([`Room`]).
+    #[inline(always)]
+    fn room(nodes: &mut [Node], len: usize, i: usize) -> Room<'_> {
+        Room {
+            arena: nodes,
+            tree: i,
+            stride: len,
+        }
     }
 
     /// Begins tree `i`'s next simulation at its root; false when it has run
@@ -736,7 +776,7 @@ impl GuidedSearch {
     #[inline(always)]
     fn begin(&mut self, i: usize) -> bool {
         let t = &self.trees[i];
-        if t.sims >= self.opts.simulations && self.nodes[self.base(i)].state != State::New {
+        if t.sims >= self.opts.simulations && self.nodes[i].state != State::New {
             return false;
         }
         self.at[i] = 0;
@@ -750,17 +790,17 @@ impl GuidedSearch {
     #[inline(always)]
     fn reach_leaf(&mut self, i: usize) -> bool {
         let opts = self.opts;
-        let (start, end) = (self.base(i), self.base(i + 1));
+        let start = self.base(i);
         let line = &self.lines[start..start + self.line_len[i] as usize];
         let root = &self.roots[i];
         let t = &mut self.trees[i];
-        let nodes = &mut self.nodes[start..end];
+        let mut nodes = Self::room(&mut self.nodes, self.len, i);
         let rules = t.rules;
         let node = self.at[i];
         let n = &nodes[node as usize];
         let (pos, state, raw_value) = (n.pos, n.state, n.raw_value);
         if state == State::Terminal {
-            t.backup(nodes, line, raw_value, pos.to_move());
+            t.backup(&mut nodes, line, raw_value, pos.to_move());
             t.sims += 1;
             return false;
         }
@@ -772,7 +812,7 @@ impl GuidedSearch {
         let end = if node == 0 {
             None
         } else {
-            let nodes = &*nodes;
+            let nodes = &nodes;
             let repeated = || {
                 rules.repetition() == Repetition::OwnSide && {
                     let earlier = line.iter().map(|&e| nodes[untaken(e).0].pos.packed());
@@ -791,7 +831,7 @@ impl GuidedSearch {
             let v = end_value(opts.values, &rules, &o, pos.to_move());
             m.state = State::Terminal;
             m.raw_value = v;
-            t.backup(nodes, line, v, pos.to_move());
+            t.backup(&mut nodes, line, v, pos.to_move());
             t.sims += 1;
             return false;
         }
@@ -843,7 +883,7 @@ impl GuidedSearch {
         let mut nodes = [&self.nodes[0]; N];
         for (k, n) in nodes.iter_mut().enumerate() {
             let i = chunk[k.min(chunk.len() - 1)] as usize;
-            *n = &self.nodes[self.base(i) + self.at[i] as usize];
+            *n = &self.nodes[self.slot(i, self.at[i])];
         }
         // Lane `a` of every node, a vector at a time; lanes 6 and 7 are
         // padding, as they were made.
@@ -886,7 +926,7 @@ impl GuidedSearch {
                 for k in 0..N {
                     let i = chunk[k.min(chunk.len() - 1)] as usize;
                     let t = &self.trees[i];
-                    let m = self.nodes[self.base(i)].count();
+                    let m = self.nodes[i].count();
                     let m = m.min(usize::from(g.max_considered));
                     let j = (t.root_visits as usize).saturating_sub(1).min(sims - 1);
                     wanted.0[k] = self.considered[(m - 1) * sims + j] as f32;
@@ -915,13 +955,13 @@ impl GuidedSearch {
         let node = self.at[i];
         let len = self.line_len[i] as usize;
         // A line is at most a node a simulation: within its room.
-        let (start, end) = (self.base(i), self.base(i + 1));
+        let start = self.base(i);
         self.lines[start + len] = taken(node, a);
         self.line_len[i] += 1;
         let t = &mut self.trees[i];
-        let nodes = &mut self.nodes[start..end];
+        let mut nodes = Self::room(&mut self.nodes, self.len, i);
         self.at[i] = match nodes[node as usize].to[a] {
-            0 => t.reach(nodes, node, a),
+            0 => t.reach(&mut nodes, node, a),
             next => next,
         };
     }
@@ -932,10 +972,10 @@ impl GuidedSearch {
     fn expand(&mut self, r: usize, logits: &[f32], value: f32) {
         let opts = self.opts;
         let i = self.rows[r] as usize;
-        let (start, end) = (self.base(i), self.base(i + 1));
+        let start = self.base(i);
         let line = &self.lines[start..start + self.line_len[i] as usize];
         let t = &mut self.trees[i];
-        let nodes = &mut self.nodes[start..end];
+        let mut nodes = Self::room(&mut self.nodes, self.len, i);
         let leaf = self.leaves[r] as usize;
         let node = &mut nodes[leaf];
         let count = node.count();
@@ -968,7 +1008,7 @@ impl GuidedSearch {
         node.raw_value = value;
         node.state = State::Expanded;
         let mover = node.pos.to_move();
-        t.backup(nodes, line, value, mover);
+        t.backup(&mut nodes, line, value, mover);
         if leaf != 0 {
             t.sims += 1;
         }
@@ -979,7 +1019,7 @@ impl GuidedSearch {
         let opts = self.opts;
         let t = &mut self.trees[i];
         t.done = true;
-        let root = &self.nodes[i * (opts.simulations as usize + 1)];
+        let root = &self.nodes[i];
         let (root_pos, root_raw, root_legal) = (root.pos, root.raw_value, root.legal);
         let arms = node_arms(root);
         let mut r = SearchResult {
@@ -1069,7 +1109,7 @@ impl Tree {
     /// its move played (a legal move's sowing ends), the tree's next node
     /// in `nodes` (its room).
     #[inline(always)]
-    fn reach(&mut self, nodes: &mut [Node], node: u32, a: usize) -> u32 {
+    fn reach(&mut self, nodes: &mut Room<'_>, node: u32, a: usize) -> u32 {
         let n = &nodes[node as usize];
         let mv = n.pos.move_for_action(a as u8).expect("a legal action");
         let pos = n.pos.play_unchecked_inline(&self.rules, mv);
@@ -1084,7 +1124,7 @@ impl Tree {
     /// Backs `value` (for `player`) up the root and the edges of `line`
     /// (of the tree's `nodes`).
     #[inline(always)]
-    fn backup(&mut self, nodes: &mut [Node], line: &[u32], value: f32, player: Player) {
+    fn backup(&mut self, nodes: &mut Room<'_>, line: &[u32], value: f32, player: Player) {
         let v = sign(player) * value;
         self.root_visits += 1;
         self.root_value_sum += v;
@@ -1161,8 +1201,10 @@ mod tests {
 
     impl GuidedSearch {
         /// Tree `i`'s nodes.
-        pub(super) fn tree_nodes(&self, i: usize) -> &[Node] {
-            &self.nodes[self.base(i)..self.base(i) + self.trees[i].len as usize]
+        pub(super) fn tree_nodes(&self, i: usize) -> Vec<Node> {
+            (0..self.trees[i].len)
+                .map(|k| self.nodes[self.slot(i, k)])
+                .collect()
         }
     }
 
@@ -1249,7 +1291,7 @@ mod tests {
                 for (i, (t, game)) in s.trees.iter().zip(&mut fulls).enumerate() {
                     let nodes = s.tree_nodes(i);
                     terminals += nodes.iter().filter(|n| n.state == State::Terminal).count();
-                    check_tree(nodes, game, 0, values);
+                    check_tree(&nodes, game, 0, values);
                     // The root's visits: its evaluation and every simulation.
                     assert_eq!(u64::from(t.root_visits), opts.simulations + 1);
                 }
@@ -1336,7 +1378,7 @@ mod tests {
             })
             .unwrap();
             let t = s.tree_nodes(0);
-            check_tree(t, &mut game.clone(), 0, Values::Outcome);
+            check_tree(&t, &mut game.clone(), 0, Values::Outcome);
             found += t
                 .iter()
                 .filter(|n| {
@@ -1380,7 +1422,7 @@ mod limit_tests {
                 })
                 .unwrap();
                 let t = s.tree_nodes(0);
-                super::tests::check_tree_pub(t, &mut game, 0, Values::Outcome);
+                super::tests::check_tree_pub(&t, &mut game, 0, Values::Outcome);
                 limits += t
                     .iter()
                     .filter(|n| {
