@@ -520,12 +520,15 @@ impl GuidedSearch {
             std::mem::take(&mut self.mask),
         );
         // Room for a row a game was reserved by `prepare`: no reallocation.
-        obs.resize(self.len * OBS, 0.0);
-        mask.resize(self.len * ACTIONS, false);
+        // Sized once, not a round (`leaves` shows the round's rows).
+        if obs.len() < self.len * OBS {
+            obs.resize(self.len * OBS, 0.0);
+        }
+        if mask.len() < self.len * ACTIONS {
+            mask.resize(self.len * ACTIONS, false);
+        }
         // The buffers were just sized for every game: never refused.
         let n = self.ask_into(&mut obs, &mut mask).unwrap_or(0);
-        obs.truncate(n * OBS);
-        mask.truncate(n * ACTIONS);
         (self.obs, self.mask) = (obs, mask);
         n
     }
@@ -1175,7 +1178,8 @@ impl Rounds for GuidedSearch {
         Ok(self.ask())
     }
     fn leaves(&self) -> (&[f32], &[bool]) {
-        (&self.obs, &self.mask)
+        let l = GuidedSearch::leaves(self);
+        (l.obs, l.mask)
     }
     fn answers(&mut self) -> &mut Answers {
         &mut self.answers
