@@ -190,6 +190,81 @@ impl<const N: usize> Trees<N> {
     }
 }
 
+/// The body of [`Trees::transpose`]: `$load(k, h)` the 16-byte vector of
+/// row `k`'s lanes `4h..4h + 4`, as floats.
+#[cfg(target_arch = "x86_64")]
+macro_rules! transpose_rows {
+    ($n:expr, $load:expr) => {{
+        use core::arch::x86_64::{
+            _mm_movehl_ps, _mm_movelh_ps, _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
+        };
+        let mut out = [Trees([0.0; $n]); LANES];
+        for b in 0..$n / 4 {
+            for h in 0..LANES / 4 {
+                let r = [
+                    $load(4 * b, h),
+                    $load(4 * b + 1, h),
+                    $load(4 * b + 2, h),
+                    $load(4 * b + 3, h),
+                ];
+                // SAFETY: SSE is in every x86-64 CPU (the target's baseline).
+                let lanes = unsafe {
+                    let (t0, t1) = (_mm_unpacklo_ps(r[0], r[1]), _mm_unpacklo_ps(r[2], r[3]));
+                    let (t2, t3) = (_mm_unpackhi_ps(r[0], r[1]), _mm_unpackhi_ps(r[2], r[3]));
+                    [
+                        _mm_movelh_ps(t0, t1),
+                        _mm_movehl_ps(t1, t0),
+                        _mm_movelh_ps(t2, t3),
+                        _mm_movehl_ps(t3, t2),
+                    ]
+                };
+                for (j, lane) in lanes.into_iter().enumerate() {
+                    // SAFETY: trees `4b..4b + 4` of an `N`-tree number
+                    // (`4b + 4 <= N`).
+                    unsafe { _mm_storeu_ps(out[4 * h + j].0.as_mut_ptr().add(4 * b), lane) };
+                }
+            }
+        }
+        out
+    }};
+}
+
+impl<const N: usize> Trees<N> {
+    /// Lane `a` of each row, row `k` in tree `k`: `out[a].0[k] =
+    /// rows[k][a]` (the lanes of `N` nodes gathered for selection). Four rows
+    /// of four lanes a step of 16-byte shuffles where the CPU has them, the
+    /// rows read whole; else lane by lane.
+    #[inline(always)]
+    pub(crate) fn transpose(rows: [&Lanes<f32>; N]) -> Lanes<Trees<N>> {
+        #[cfg(target_arch = "x86_64")]
+        if N % 4 == 0 {
+            // SAFETY: lanes `4h..4h + 4` of a row of `LANES` (`h < 2`).
+            let load = |k: usize, h: usize| unsafe {
+                core::arch::x86_64::_mm_loadu_ps(rows[k].as_ptr().add(4 * h))
+            };
+            return transpose_rows!(N, load);
+        }
+        std::array::from_fn(|a| Trees(std::array::from_fn(|k| rows[k][a])))
+    }
+
+    /// [`Trees::transpose`] of counts, as floats (exact: far below 2²⁴).
+    #[inline(always)]
+    pub(crate) fn transpose_counts(rows: [&Lanes<u32>; N]) -> Lanes<Trees<N>> {
+        #[cfg(target_arch = "x86_64")]
+        if N % 4 == 0 {
+            use core::arch::x86_64::{__m128i, _mm_cvtepi32_ps, _mm_loadu_si128};
+            // SAFETY: as `transpose`'s (and SSE2 is in every x86-64 CPU).
+            let load = |k: usize, h: usize| unsafe {
+                _mm_cvtepi32_ps(_mm_loadu_si128(
+                    rows[k].as_ptr().add(4 * h).cast::<__m128i>(),
+                ))
+            };
+            return transpose_rows!(N, load);
+        }
+        std::array::from_fn(|a| Trees(std::array::from_fn(|k| rows[k][a] as i32 as f32)))
+    }
+}
+
 macro_rules! trees_op {
     ($trait:ident, $method:ident, $op:tt) => {
         impl<const N: usize> $trait for Trees<N> {
@@ -571,6 +646,27 @@ mod tests {
         let mut out = [0u32; 8];
         considered_visits(6, &mut out);
         assert_eq!(out, [0, 0, 0, 0, 0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn transpose_puts_row_k_in_tree_k() {
+        fn check<const N: usize>() {
+            let rows: [Lanes<f32>; N] =
+                std::array::from_fn(|k| std::array::from_fn(|a| (k * 10 + a) as f32));
+            let counts: [Lanes<u32>; N] =
+                std::array::from_fn(|k| std::array::from_fn(|a| (k * 100 + a) as u32));
+            let t = Trees::<N>::transpose(std::array::from_fn(|k| &rows[k]));
+            let c = Trees::<N>::transpose_counts(std::array::from_fn(|k| &counts[k]));
+            for a in 0..LANES {
+                for k in 0..N {
+                    assert_eq!(t[a].0[k], rows[k][a]);
+                    assert_eq!(c[a].0[k], counts[k][a] as f32);
+                }
+            }
+        }
+        check::<4>();
+        check::<8>();
+        check::<3>();
     }
 
     #[test]

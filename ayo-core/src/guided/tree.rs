@@ -888,37 +888,27 @@ impl GuidedSearch {
             let i = chunk[k.min(chunk.len() - 1)] as usize;
             *n = &self.nodes[self.slot(i, self.at[i])];
         }
-        // Lane `a` of every node, a vector at a time; lanes 6 and 7 are
-        // padding, as they were made.
-        let mut arms = Arms {
-            pad: [Trees::splat(f32::INFINITY); LANES],
-            first: Trees::splat(0.0),
-            logit: [Trees::splat(0.0); LANES],
-            prior: [Trees::splat(0.0); LANES],
-            visits: [Trees::splat(0.0); LANES],
-            q: [Trees::splat(0.0); LANES],
-        };
+        // Lane `a` of every node, a vector at a time (lanes 6 and 7 are
+        // padding, as they were made: 0, and infinity in `pad`).
         let mut signs = Trees::splat(0.0);
         let mut raw = Trees::splat(0.0);
+        let mut first = Trees::splat(0.0);
         for k in 0..N {
             let n = nodes[k];
-            arms.first.0[k] = n.legal.trailing_zeros() as f32;
+            first.0[k] = n.legal.trailing_zeros() as f32;
             signs.0[k] = sign(n.pos.to_move());
             raw.0[k] = n.raw_value;
         }
-        for k in 0..N {
-            let n = nodes[k];
-            let pad = &PADDING[usize::from(n.legal)];
-            for a in 0..ACTIONS {
-                arms.pad[a].0[k] = pad[a];
-                arms.logit[a].0[k] = n.logit[a];
-                arms.prior[a].0[k] = n.prior[a];
-                // Far below `i32::MAX` (a tree's nodes are bounded): the
-                // conversion from `i32` is one vector instruction.
-                arms.visits[a].0[k] = n.visits[a] as i32 as f32;
-                arms.q[a].0[k] = n.value_sum[a];
-            }
-        }
+        let arms = Arms {
+            pad: Trees::transpose(std::array::from_fn(|k| {
+                &PADDING[usize::from(nodes[k].legal)]
+            })),
+            first,
+            logit: Trees::transpose(std::array::from_fn(|k| &nodes[k].logit)),
+            prior: Trees::transpose(std::array::from_fn(|k| &nodes[k].prior)),
+            visits: Trees::transpose_counts(std::array::from_fn(|k| &nodes[k].visits)),
+            q: Trees::transpose(std::array::from_fn(|k| &nodes[k].value_sum)),
+        };
         let arms = arms_of(arms, signs);
         match self.opts.selection {
             Selection::Puct(p) => select::puct(&arms, p.c_puct),
