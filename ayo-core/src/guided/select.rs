@@ -237,7 +237,7 @@ impl<const N: usize> Trees<N> {
     #[inline(always)]
     pub(crate) fn transpose(rows: [&Lanes<f32>; N]) -> Lanes<Trees<N>> {
         #[cfg(target_arch = "x86_64")]
-        if N % 4 == 0 {
+        if N.is_multiple_of(4) {
             // SAFETY: lanes `4h..4h + 4` of a row of `LANES` (`h < 2`).
             let load = |k: usize, h: usize| unsafe {
                 core::arch::x86_64::_mm_loadu_ps(rows[k].as_ptr().add(4 * h))
@@ -251,7 +251,7 @@ impl<const N: usize> Trees<N> {
     #[inline(always)]
     pub(crate) fn transpose_counts(rows: [&Lanes<u32>; N]) -> Lanes<Trees<N>> {
         #[cfg(target_arch = "x86_64")]
-        if N % 4 == 0 {
+        if N.is_multiple_of(4) {
             use core::arch::x86_64::{__m128i, _mm_cvtepi32_ps, _mm_loadu_si128};
             // SAFETY: as `transpose`'s (and SSE2 is in every x86-64 CPU).
             let load = |k: usize, h: usize| unsafe {
