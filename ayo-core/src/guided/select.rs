@@ -450,25 +450,20 @@ pub(crate) fn first_visit_by_logits(logit: &Lanes<f32>, legal: u8, scale: f32) -
     if scale <= 0.0 {
         return None;
     }
-    let m = fold(
-        moves!(i => logit[i] - PADDING[usize::from(legal)][i]),
-        Num::max,
-    );
-    let mut best = None;
+    // The illegal lanes minus infinity: neither the largest nor near it.
+    let kept = moves!(i => logit[i] - PADDING[usize::from(legal)][i]);
+    let m = fold(kept, Num::max);
+    // Bit sets of the lanes, without a branch a lane (their pattern follows
+    // the network, which no branch predictor learns).
+    let (mut top, mut near) = (0u8, 0u8);
     for a in 0..6 {
-        if legal >> a & 1 == 0 {
-            continue;
-        }
         // As the softmax has it: the logit less the largest, 0 only for a
         // logit equal to it.
-        let x = logit[a] - m;
-        if x == 0.0 {
-            best = best.or(Some(a));
-        } else if x > -CLEAR {
-            return None;
-        }
+        let x = kept[a] - m;
+        top |= u8::from(x == 0.0) << a;
+        near |= u8::from(x < 0.0 && x > -CLEAR) << a;
     }
-    best
+    (near == 0 && top != 0).then(|| top.trailing_zeros() as usize)
 }
 
 /// The margin of [`first_visit_by_logits`].
