@@ -7,11 +7,11 @@
 //! by action `a` (the lanes of illegal actions and the two past the six
 //! actions are padding). Each formula is written once, over a number type
 //! [`Num`]: `f32` for one node, or [`Trees`] for the nodes of several
-//! trees at once ([`GUMBEL_TREES`], [`PUCT_TREES`]), one tree a vector lane, as a round selects in
-//! every tree of the batch at the same depth (the batch is the vector
-//! dimension, as in mctx's arrays; the same operations in the same order,
-//! so the same choices bit for bit). Sums run over the lanes in halves, as
-//! a vector unit adds them.
+//! trees at once ([`GUMBEL_TREES`], [`PUCT_TREES`]), one tree a vector
+//! lane, as a round selects in every tree of the batch at the same depth
+//! (the batch is the vector dimension, as in mctx's arrays; the same
+//! operations in the same order, so the same choices bit for bit). Sums
+//! run over the lanes in halves, as a vector unit adds them.
 
 // Lane loops index several arrays by the same lane (or tree).
 #![allow(clippy::needless_range_loop)]
@@ -616,6 +616,14 @@ pub(crate) fn considered_visits(considered: usize, out: &mut [u32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::random_move::Rng;
+    use rand::{Rng as _, SeedableRng};
+
+    /// The project's generator's numbers, from `seed`.
+    fn numbers(seed: u64) -> impl FnMut() -> u64 {
+        let mut rng = Rng::seed_from_u64(seed);
+        move || rng.random()
+    }
 
     /// Arms of `(logit, prior, visits, q)`.
     fn arms(children: &[(f32, f32, u32, f32)]) -> Arms<f32> {
@@ -740,13 +748,7 @@ mod tests {
     fn a_node_s_first_choice_is_the_formulas_choice() {
         // Unvisited nodes with priors from logits of every kind: apart, tied
         // and a float apart (where `c · P` may round two priors together).
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = numbers(0x9e37_79b9_7f4a_7c15);
         let g = Gumbel::default();
         let mut clear = 0;
         for k in 0..3000 {
@@ -801,13 +803,7 @@ mod tests {
         // visited, values of both signs), in the lanes of `Trees`: each
         // lane's choices and policies are those of its node alone, bit for
         // bit.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = numbers(0x2545_f491_4f6c_dd1d);
         let g = Gumbel::default();
         for _ in 0..200 {
             let mut nodes = Vec::new();
